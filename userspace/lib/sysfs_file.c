@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "sysfs_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int sysfs_read_line(const char *path, char *buf, size_t len)
+{
+	ssize_t got;
+	char *nl;
+	int fd, saved;
+
+	if (!len) {
+		errno = EINVAL;
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	/* Attribute files hand over their whole value in the first read. */
+	do {
+		got = read(fd, buf, len - 1);
+	} while (got < 0 && errno == EINTR);
+	saved = errno;
+	close(fd);
+	if (got < 0) {
+		errno = saved;
+		return -1;
+	}
+	buf[got] = '\0';
+	nl = strchr(buf, '\n');
+	if (nl)
+		*nl = '\0';
+	return 0;
+}
+
+int sysfs_write_line(const char *path, const char *value)
+{
+	size_t len = strlen(value);
+	ssize_t put;
+	int fd, saved;
+
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	do {
+		put = write(fd, value, len);
+	} while (put < 0 && errno == EINTR);
+	saved = errno;
+	if (close(fd) && put >= 0) {
+		saved = errno;
+		put = -1;
+	}
+	if (put < 0) {
+		errno = saved;
+		return -1;
+	}
+	if ((size_t)put != len) {
+		/* A store method that takes part of a value took none of it. */
+		errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+/* strtoull/strtoll accept leading blanks and signs; attribute files don't. */
+static int parse_u64(const char *s, char **end, uint64_t *value)
+{
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, end, 10);
+	if (errno)
+		return -1;
+	*value = v;
+	return 0;
+}
+
+int sysfs_read_u64(const char *path, uint64_t *value)
+{
+	char buf[64], *end;
+
+	if (sysfs_read_line(path, buf, sizeof(buf)))
+		return -1;
+	if (parse_u64(buf, &end, value) || *end) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
+int sysfs_read_s64(const char *path, int64_t *value)
+{
+	char buf[64], *end;
+	long long v;
+
+	if (sysfs_read_line(path, buf, sizeof(buf)))
+		return -1;
+	if (buf[0] != '-' && (buf[0] < '0' || buf[0] > '9')) {
+		errno = EINVAL;
+		return -1;
+	}
+	errno = 0;
+	v = strtoll(buf, &end, 10);
+	if (errno || *end || end == buf) {
+		errno = EINVAL;
+		return -1;
+	}
+	*value = v;
+	return 0;
+}
+
+int sysfs_read_u64_pair(const char *path, uint64_t *first, uint64_t *second)
+{
+	char buf[128], *end;
+
+	if (sysfs_read_line(path, buf, sizeof(buf)))
+		return -1;
+	if (parse_u64(buf, &end, first) || *end != ' ' ||
+	    parse_u64(end + 1, &end, second) || *end) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
