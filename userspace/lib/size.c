@@ -80,19 +80,19 @@ int size_parse(const char *s, uint64_t *bytes, const char **why)
 	int seen_digit = 0;
 
 	if (!s || !*s)
-		return fail(EINVAL, "empty size", why);
+		return fail(EINVAL, "empty", why);
 	if (*p == '-')
-		return fail(EINVAL, "size is negative", why);
+		return fail(EINVAL, "negative", why);
 	for (; isdigit((unsigned char)*p); p++) {
 		unsigned int d = (unsigned int)(*p - '0');
 
 		if (whole > (UINT64_MAX - d) / 10)
-			return fail(ERANGE, "size is too large", why);
+			return fail(ERANGE, "too large for 64 bits", why);
 		whole = whole * 10 + d;
 		seen_digit = 1;
 	}
 	if (!seen_digit)
-		return fail(EINVAL, "size is not a number", why);
+		return fail(EINVAL, "not a number", why);
 	if (*p == '.') {
 		const char *first = ++p, *last;
 
@@ -116,12 +116,12 @@ int size_parse(const char *s, uint64_t *bytes, const char **why)
 	if (parse_suffix(p, &shift, &end))
 		return fail(EINVAL, "unknown suffix (use K, M, G or T)", why);
 	if (fraction_bytes(frac, digits, shift, &frac_bytes))
-		return fail(EINVAL, "size is not a whole number of bytes", why);
+		return fail(EINVAL, "not a whole number of bytes", why);
 	if (shift && whole > (UINT64_MAX >> shift))
-		return fail(ERANGE, "size is too large", why);
+		return fail(ERANGE, "too large for 64 bits", why);
 	whole <<= shift;
 	if (whole > UINT64_MAX - frac_bytes)
-		return fail(ERANGE, "size is too large", why);
+		return fail(ERANGE, "too large for 64 bits", why);
 	*bytes = whole + frac_bytes;
 	return 0;
 }
