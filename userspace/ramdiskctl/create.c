@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * create: mkdir a configuration, write its attributes, power it on.
+ *
+ * Either the whole device comes up or nothing is left behind: any failure
+ * after mkdir powers the configuration off and removes it, and the usual
+ * terminating signals are held off until that is decided, so even Ctrl-C
+ * cannot strand a half-made configuration.
+ */
+#include "ramdiskctl.h"
+
+#include "die.h"
+#include "size.h"
+#include "sysfs_file.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_PART_LIMIT 255
+/* Enough tries to get past anyone racing us for the same rdN. */
+#define AUTO_NAME_TRIES 64
+
+struct create_opts {
+	const char *name;
+	const char *size_arg;
+	uint64_t size;
+	bool set_block_size, set_max_part, set_mem_limit, set_node;
+	uint64_t block_size;
+	long max_part;
+	uint64_t mem_limit;
+	long numa_node;
+};
+
+static int parse_size_opt(const char *what, const char *arg, uint64_t *v)
+{
+	const char *why;
+
+	if (size_parse(arg, v, &why))
+		return usage_error("create", "bad %s '%s': %s", what, arg, why);
+	return RC_OK;
+}
+
+static int parse_long_opt(const char *what, const char *arg, long min, long max,
+			  long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(arg, &end, 10);
+	if (!*arg || isspace((unsigned char)*arg) || *end || errno ||
+	    *v < min || *v > max)
+		return usage_error("create", "bad %s '%s': want %ld to %ld",
+				   what, arg, min, max);
+	return RC_OK;
+}
+
+/* Names become configfs directories and appear in sysfs; keep them tame. */
+static int check_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!len || len > RD_NAME_MAX)
+		return usage_error("create", "name must be 1 to %d characters",
+				   RD_NAME_MAX);
+	if (!isalnum((unsigned char)name[0]))
+		return usage_error("create",
+				   "bad name '%s': must start with a letter "
+				   "or digit",
+				   name);
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_.-", *p))
+			return usage_error("create",
+					   "bad name '%s': use letters, "
+					   "digits, '_', '.' and '-'",
+					   name);
+	/* remove and info would read "ramdisk3" as the device ramdisk3. */
+	if (rd_parse_devname(name) >= 0)
+		return usage_error("create",
+				   "bad name '%s': looks like a device name",
+				   name);
+	return RC_OK;
+}
+
+static int check_geometry(const struct create_opts *o)
+{
+	uint64_t block = o->set_block_size ? o->block_size : 512;
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (o->set_block_size && block != 512 && block != 4096)
+		return usage_error("create",
+				   "bad block size %" PRIu64 ": want 512 or "
+				   "4096",
+				   block);
+	if (!o->size)
+		return usage_error("create", "bad size '%s': must not be zero",
+				   o->size_arg);
+	if (o->size % block)
+		return usage_error("create",
+				   "bad size '%s': not a multiple of the "
+				   "block size %" PRIu64,
+				   o->size_arg, block);
+	if (page > 0 && o->size % (uint64_t)page)
+		return usage_error("create",
+				   "bad size '%s': not a multiple of the "
+				   "page size %ld",
+				   o->size_arg, page);
+	return RC_OK;
+}
+
+static int parse_args(int argc, char **argv, struct create_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "name", required_argument, NULL, 'n' },
+		{ "size", required_argument, NULL, 's' },
+		{ "block-size", required_argument, NULL, 'b' },
+		{ "max-part", required_argument, NULL, 'p' },
+		{ "mem-limit", required_argument, NULL, 'm' },
+		{ "numa-node", required_argument, NULL, 'N' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt, rc;
+
+	while ((opt = getopt_long(argc, argv, ":n:s:b:p:m:N:h", longopts,
+				  NULL)) != -1) {
+		rc = RC_OK;
+		switch (opt) {
+		case 'n':
+			o->name = optarg;
+			rc = check_name(optarg);
+			break;
+		case 's':
+			o->size_arg = optarg;
+			rc = parse_size_opt("size", optarg, &o->size);
+			break;
+		case 'b':
+			o->set_block_size = true;
+			rc = parse_size_opt("block size", optarg,
+					    &o->block_size);
+			break;
+		case 'p':
+			o->set_max_part = true;
+			rc = parse_long_opt("max-part", optarg, 0,
+					    MAX_PART_LIMIT, &o->max_part);
+			break;
+		case 'm':
+			o->set_mem_limit = true;
+			rc = parse_size_opt("mem-limit", optarg, &o->mem_limit);
+			break;
+		case 'N':
+			o->set_node = true;
+			rc = parse_long_opt("numa-node", optarg, -1, INT_MAX,
+					    &o->numa_node);
+			break;
+		case 'h':
+			command_help("create");
+			return -1;
+		default:
+			return option_error("create", argv, opt);
+		}
+		if (rc)
+			return rc;
+	}
+	if (optind < argc)
+		return usage_error("create", "unexpected argument '%s'",
+				   argv[optind]);
+	if (!o->size_arg)
+		return usage_error("create", "--size is required");
+	return check_geometry(o);
+}
+
+/* Every attribute we are about to write must exist in this build. */
+static int check_features(const struct create_opts *o)
+{
+	static const struct {
+		const char *attr, *option;
+		size_t offset;
+	} optional[] = {
+		{ "block_size", "--block-size",
+		  offsetof(struct create_opts, set_block_size) },
+		{ "max_part", "--max-part",
+		  offsetof(struct create_opts, set_max_part) },
+		{ "mem_limit", "--mem-limit",
+		  offsetof(struct create_opts, set_mem_limit) },
+		{ "numa_node", "--numa-node",
+		  offsetof(struct create_opts, set_node) },
+	};
+
+	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]); i++) {
+		const bool *set =
+			(const bool *)((const char *)o + optional[i].offset);
+
+		if (*set && !module_supports(optional[i].attr)) {
+			errmsg("create: %s: this ramdisk module has no %s "
+			       "attribute",
+			       optional[i].option, optional[i].attr);
+			return RC_ERROR;
+		}
+	}
+	return RC_OK;
+}
+
+static void config_dir(char *buf, size_t len, const char *name)
+{
+	path_fmt(buf, len, "%s/%s", configfs_root(), name);
+}
+
+static int mkdir_failed(int err, const char *name)
+{
+	if (err == EEXIST) {
+		errmsg("create: %s already exists", name);
+		return RC_EXISTS;
+	}
+	if (err == ENOENT) {
+		errmsg("create: %s vanished; was the ramdisk module unloaded?",
+		       configfs_root());
+		return RC_NO_MODULE;
+	}
+	return report_errno(err, "create: %s", name);
+}
+
+/* mkdir the configuration; its name goes to name (size RD_NAME_MAX + 1). */
+static int make_config(const struct create_opts *o, char *name)
+{
+	char dir[PATH_MAX];
+
+	if (o->name) {
+		strcpy(name, o->name);
+		config_dir(dir, sizeof(dir), name);
+		return mkdir(dir, 0755) ? mkdir_failed(errno, name) : RC_OK;
+	}
+	/* The lowest free rdN; another creator may take it first. */
+	for (unsigned int n = 0, tries = 0; tries < AUTO_NAME_TRIES; n++) {
+		struct stat st;
+
+		snprintf(name, RD_NAME_MAX + 1, "rd%u", n);
+		config_dir(dir, sizeof(dir), name);
+		if (!stat(dir, &st))
+			continue;
+		if (!mkdir(dir, 0755))
+			return RC_OK;
+		if (errno != EEXIST)
+			return mkdir_failed(errno, name);
+		tries++;
+	}
+	errmsg("create: no free rdN name after %d tries", AUTO_NAME_TRIES);
+	return RC_ERROR;
+}
+
+static int write_attr(const char *name, const char *attr, const char *value)
+{
+	char path[PATH_MAX];
+	int err;
+
+	path_fmt(path, sizeof(path), "%s/%s/%s", configfs_root(), name, attr);
+	if (!sysfs_write_line(path, value))
+		return RC_OK;
+	err = errno;
+	if (err == EINVAL)
+		errmsg("create: %s: the module refused %s=%s (dmesg says why)",
+		       name, attr, value);
+	else if (err == ENOENT)
+		errmsg("create: %s: no %s attribute; is this the ramdisk "
+		       "module of this tool's version?",
+		       name, attr);
+	else
+		report_errno(err, "create: %s: setting %s=%s", name, attr,
+			     value);
+	return err == ENOENT ? RC_ERROR : rc_from_errno(err);
+}
+
+static int configure(const struct create_opts *o, const char *name)
+{
+	char v[32];
+	int rc;
+
+	/* block_size first: the module checks size against it. */
+	if (o->set_block_size) {
+		snprintf(v, sizeof(v), "%" PRIu64, o->block_size);
+		if ((rc = write_attr(name, "block_size", v)))
+			return rc;
+	}
+	snprintf(v, sizeof(v), "%" PRIu64, o->size);
+	if ((rc = write_attr(name, "size", v)))
+		return rc;
+	if (o->set_max_part) {
+		snprintf(v, sizeof(v), "%ld", o->max_part);
+		if ((rc = write_attr(name, "max_part", v)))
+			return rc;
+	}
+	if (o->set_mem_limit) {
+		snprintf(v, sizeof(v), "%" PRIu64, o->mem_limit);
+		if ((rc = write_attr(name, "mem_limit", v)))
+			return rc;
+	}
+	if (o->set_node) {
+		snprintf(v, sizeof(v), "%ld", o->numa_node);
+		if ((rc = write_attr(name, "numa_node", v)))
+			return rc;
+	}
+	return RC_OK;
+}
+
+static int power_on(const char *name, int *index)
+{
+	char path[PATH_MAX];
+	int64_t v;
+	int rc;
+
+	if ((rc = write_attr(name, "power", "1")))
+		return rc;
+	path_fmt(path, sizeof(path), "%s/%s/index", configfs_root(), name);
+	if (sysfs_read_s64(path, &v) || v < 0 || v > INT_MAX) {
+		errmsg("create: %s: powered on but its index is unreadable",
+		       name);
+		return RC_ERROR;
+	}
+	*index = (int)v;
+	return RC_OK;
+}
+
+/* Undo make_config() and whatever configure()/power_on() got done. */
+static void undo_create(const char *name, bool tried_power)
+{
+	char path[PATH_MAX];
+
+	path_fmt(path, sizeof(path), "%s/%s/power", configfs_root(), name);
+	if (tried_power && sysfs_write_line(path, "0") && errno != ENOENT)
+		errmsg_errno("create: %s: powering off again", name);
+	config_dir(path, sizeof(path), name);
+	if (rmdir(path))
+		errmsg_errno("create: could not remove the half-made %s "
+			     "(rmdir it by hand)",
+			     path);
+}
+
+int cmd_create(int argc, char **argv)
+{
+	struct create_opts o = { 0 };
+	char name[RD_NAME_MAX + 1];
+	sigset_t held, old;
+	int rc, index = -1;
+	bool tried_power = false;
+
+	rc = parse_args(argc, argv, &o);
+	if (rc)
+		return rc < 0 ? RC_OK : rc;
+	if ((rc = require_module()) || (rc = check_features(&o)))
+		return rc;
+
+	sigemptyset(&held);
+	sigaddset(&held, SIGINT);
+	sigaddset(&held, SIGTERM);
+	sigaddset(&held, SIGHUP);
+	sigaddset(&held, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &held, &old);
+
+	rc = make_config(&o, name);
+	if (rc)
+		goto out_unblock;
+	rc = configure(&o, name);
+	if (!rc) {
+		tried_power = true;
+		rc = power_on(name, &index);
+	}
+	if (rc) {
+		undo_create(name, tried_power);
+		goto out_unblock;
+	}
+	printf("/dev/ramdisk%d\n", index);
+	fflush(stdout);
+out_unblock:
+	/* A signal that arrived meanwhile is delivered (and acted on) here. */
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading what the module exposes about a device: its configuration from
+ * configfs (or, for load-time devices that have none, from the block
+ * layer's own sysfs files) and its statistics from the "ramdisk" group
+ * under /sys/block/ramdiskN.
+ */
+#include "ramdiskctl.h"
+
+#include "die.h"
+#include "sysfs_file.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void rd_device_init(struct rd_device *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->index = -1;
+	d->max_part = -1;
+	d->numa_node = -1;
+}
+
+/* Strictly "ramdisk" followed by a decimal number without leading zeros. */
+static int parse_disk_name(const char *s)
+{
+	long n;
+	char *end;
+
+	if (strncmp(s, "ramdisk", 7))
+		return -1;
+	s += 7;
+	if (*s < '0' || *s > '9' || (s[0] == '0' && s[1]))
+		return -1;
+	errno = 0;
+	n = strtol(s, &end, 10);
+	if (errno || *end || n > INT_MAX)
+		return -1;
+	return (int)n;
+}
+
+int rd_parse_devname(const char *arg)
+{
+	if (!strncmp(arg, "/dev/", 5))
+		arg += 5;
+	return parse_disk_name(arg);
+}
+
+const char *rd_devpath(const struct rd_device *d, char *buf, size_t len)
+{
+	if (d->index < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "/dev/ramdisk%d", d->index);
+	return buf;
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st);
+}
+
+static void stat_path(char *buf, size_t len, int index, const char *file)
+{
+	path_fmt(buf, len, "%s/block/ramdisk%d/ramdisk/%s", sysfs_root(), index,
+		 file);
+}
+
+/* Statistics of a powered device; missing files stay unknown. */
+static void load_stats(struct rd_device *d)
+{
+	char path[PATH_MAX];
+
+	stat_path(path, sizeof(path), d->index, "");
+	if (!exists(path))
+		return;
+	d->has_stats = true;
+	stat_path(path, sizeof(path), d->index, "allocated_pages");
+	d->has_allocated = !sysfs_read_u64(path, &d->allocated_pages);
+	stat_path(path, sizeof(path), d->index, "allocated_bytes");
+	d->has_allocated &= !sysfs_read_u64(path, &d->allocated_bytes);
+	stat_path(path, sizeof(path), d->index, "reads");
+	d->has_reads = !sysfs_read_u64_pair(path, &d->reads, &d->read_bytes);
+	stat_path(path, sizeof(path), d->index, "writes");
+	d->has_writes = !sysfs_read_u64_pair(path, &d->writes, &d->write_bytes);
+	stat_path(path, sizeof(path), d->index, "discards");
+	d->has_discards =
+		!sysfs_read_u64_pair(path, &d->discards, &d->discard_bytes);
+	stat_path(path, sizeof(path), d->index, "write_zeroes");
+	d->has_write_zeroes = !sysfs_read_u64_pair(path, &d->write_zeroes,
+						   &d->write_zeroes_bytes);
+	stat_path(path, sizeof(path), d->index, "flushes");
+	d->has_flushes = !sysfs_read_u64(path, &d->flushes);
+	stat_path(path, sizeof(path), d->index, "alloc_failures");
+	d->has_alloc_failures = !sysfs_read_u64(path, &d->alloc_failures);
+	/* The live limit; configfs holds the same value for named devices. */
+	if (!d->has_mem_limit) {
+		stat_path(path, sizeof(path), d->index, "mem_limit");
+		d->has_mem_limit = !sysfs_read_u64(path, &d->mem_limit);
+	}
+}
+
+static void config_path(char *buf, size_t len, const char *name,
+			const char *attr)
+{
+	path_fmt(buf, len, "%s/%s/%s", configfs_root(), name, attr);
+}
+
+int rd_load_configured(struct rd_device *d, const char *name)
+{
+	char path[PATH_MAX];
+	int64_t index = -1;
+
+	rd_device_init(d);
+	if (strlen(name) > RD_NAME_MAX) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	config_path(path, sizeof(path), name, "");
+	if (!exists(path))
+		return -1;
+	strcpy(d->name, name);
+	d->configured = true;
+	config_path(path, sizeof(path), name, "size");
+	d->has_size = !sysfs_read_u64(path, &d->size);
+	config_path(path, sizeof(path), name, "block_size");
+	d->has_block_size = !sysfs_read_u64(path, &d->block_size);
+	config_path(path, sizeof(path), name, "max_part");
+	d->has_max_part = !sysfs_read_s64(path, &d->max_part);
+	config_path(path, sizeof(path), name, "mem_limit");
+	d->has_mem_limit = !sysfs_read_u64(path, &d->mem_limit);
+	config_path(path, sizeof(path), name, "numa_node");
+	d->has_node = !sysfs_read_s64(path, &d->numa_node);
+	config_path(path, sizeof(path), name, "index");
+	if (!sysfs_read_s64(path, &index) && index >= 0 && index <= INT_MAX)
+		d->index = (int)index;
+	if (d->index >= 0)
+		load_stats(d);
+	return 0;
+}
+
+int rd_load_index(struct rd_device *d, int index)
+{
+	char path[PATH_MAX], name[RD_NAME_MAX + 2];
+	uint64_t sectors;
+
+	rd_device_init(d);
+	stat_path(path, sizeof(path), index, "name");
+	if (sysfs_read_line(path, name, sizeof(name)))
+		return -1;
+	if (*name)
+		return rd_load_configured(d, name);
+
+	/* A load-time device: the block layer knows its shape. */
+	d->index = index;
+	path_fmt(path, sizeof(path), "%s/block/ramdisk%d/size", sysfs_root(),
+		 index);
+	if (!sysfs_read_u64(path, &sectors) && sectors <= UINT64_MAX / 512) {
+		d->size = sectors * 512;
+		d->has_size = true;
+	}
+	path_fmt(path, sizeof(path),
+		 "%s/block/ramdisk%d/queue/logical_block_size", sysfs_root(),
+		 index);
+	d->has_block_size = !sysfs_read_u64(path, &d->block_size);
+	path_fmt(path, sizeof(path), "%s/module/ramdisk/parameters/max_part",
+		 sysfs_root());
+	d->has_max_part = !sysfs_read_s64(path, &d->max_part);
+	load_stats(d);
+	return 0;
+}
+
+int rd_resolve(const char *arg, struct rd_device *d)
+{
+	int index = rd_parse_devname(arg);
+
+	if (index >= 0 && !rd_load_index(d, index))
+		return RC_OK;
+	/* A configuration may itself be called "ramdisk7"; try the name. */
+	if (*arg && !strchr(arg, '/') && *arg != '.' &&
+	    !rd_load_configured(d, arg))
+		return RC_OK;
+	if (errno == EACCES)
+		return report_errno(errno, "%s", arg);
+	errmsg("%s: no such ramdisk device or configuration", arg);
+	return RC_NO_DEVICE;
+}
+
+static int compare_devices(const void *a, const void *b)
+{
+	const struct rd_device *x = a, *y = b;
+
+	if ((x->index < 0) != (y->index < 0))
+		return x->index < 0 ? 1 : -1;
+	if (x->index != y->index)
+		return x->index < y->index ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int append(struct rd_device **list, size_t *count, size_t *cap,
+		  const struct rd_device *d)
+{
+	if (*count == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		struct rd_device *n = realloc(*list, ncap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		*list = n;
+		*cap = ncap;
+	}
+	(*list)[(*count)++] = *d;
+	return 0;
+}
+
+/* Configurations: every directory in the configfs tree. */
+static int list_configured(struct rd_device **list, size_t *count, size_t *cap)
+{
+	struct rd_device d;
+	struct dirent *e;
+	DIR *dir;
+
+	dir = opendir(configfs_root());
+	if (!dir)
+		return -1;
+	while ((e = readdir(dir))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN)
+			continue;
+		if (rd_load_configured(&d, e->d_name))
+			continue;
+		if (append(list, count, cap, &d)) {
+			closedir(dir);
+			return -1;
+		}
+	}
+	closedir(dir);
+	return 0;
+}
+
+/* Load-time devices: ramdiskN disks whose "name" statistic is empty. */
+static int list_load_time(struct rd_device **list, size_t *count, size_t *cap)
+{
+	char path[PATH_MAX], name[RD_NAME_MAX + 2];
+	struct rd_device d;
+	struct dirent *e;
+	DIR *dir;
+	int index;
+
+	path_fmt(path, sizeof(path), "%s/block", sysfs_root());
+	dir = opendir(path);
+	if (!dir)
+		return errno == ENOENT ? 0 : -1;
+	while ((e = readdir(dir))) {
+		index = parse_disk_name(e->d_name);
+		if (index < 0)
+			continue;
+		stat_path(path, sizeof(path), index, "name");
+		if (sysfs_read_line(path, name, sizeof(name)) || *name)
+			continue;
+		if (rd_load_index(&d, index))
+			continue;
+		if (append(list, count, cap, &d)) {
+			closedir(dir);
+			return -1;
+		}
+	}
+	closedir(dir);
+	return 0;
+}
+
+int rd_list_all(struct rd_device **list, size_t *count)
+{
+	size_t cap = 0;
+
+	*list = NULL;
+	*count = 0;
+	if (list_configured(list, count, &cap) ||
+	    list_load_time(list, count, &cap)) {
+		free(*list);
+		*list = NULL;
+		return -1;
+	}
+	if (*count)
+		qsort(*list, *count, sizeof(**list), compare_devices);
+	return 0;
+}

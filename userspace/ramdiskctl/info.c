@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/* info: one device's configuration and statistics, one "key: value" a line. */
+#include "ramdiskctl.h"
+
+#include "die.h"
+#include "size.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+static void field(const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void field(const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%-16s", key);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+static void unknown(const char *key)
+{
+	field(key, "unknown");
+}
+
+/* "1073741824 (1.0G)": exact for scripts, human for people. */
+static void bytes_field(const char *key, bool known, uint64_t v)
+{
+	char h[SIZE_STR_MAX];
+
+	if (!known)
+		unknown(key);
+	else if (v < 1024)
+		field(key, "%" PRIu64, v);
+	else
+		field(key, "%" PRIu64 " (%s)", v, size_format(v, h, sizeof(h)));
+}
+
+static void io_field(const char *key, bool known, uint64_t count,
+		     uint64_t bytes)
+{
+	char h[SIZE_STR_MAX];
+
+	if (!known)
+		unknown(key);
+	else
+		field(key, "%" PRIu64 " bios, %" PRIu64 " bytes (%s)", count,
+		      bytes, size_format(bytes, h, sizeof(h)));
+}
+
+static void print_info(const struct rd_device *d)
+{
+	char dev[32], h[SIZE_STR_MAX];
+
+	field("device:", "%s",
+	      d->index < 0 ? "none (powered off)" :
+			     rd_devpath(d, dev, sizeof(dev)));
+	field("name:", "%s", d->configured ? d->name : "(made at module load)");
+	bytes_field("size:", d->has_size, d->size);
+	if (d->has_block_size)
+		field("block_size:", "%" PRIu64, d->block_size);
+	else
+		unknown("block_size:");
+	if (d->has_max_part)
+		field("max_part:", "%" PRId64, d->max_part);
+	else
+		unknown("max_part:");
+	if (d->has_mem_limit && !d->mem_limit)
+		field("mem_limit:", "0 (unlimited)");
+	else
+		bytes_field("mem_limit:", d->has_mem_limit, d->mem_limit);
+	if (d->has_node)
+		field("numa_node:", "%" PRId64 "%s", d->numa_node,
+		      d->numa_node < 0 ? " (any)" : "");
+	else
+		unknown("numa_node:");
+	if (d->index < 0)
+		return;
+	if (!d->has_stats) {
+		field("statistics:", "unavailable");
+		return;
+	}
+	if (d->has_allocated)
+		field("allocated:", "%" PRIu64 " pages, %" PRIu64 " bytes (%s)",
+		      d->allocated_pages, d->allocated_bytes,
+		      size_format(d->allocated_bytes, h, sizeof(h)));
+	else
+		unknown("allocated:");
+	io_field("reads:", d->has_reads, d->reads, d->read_bytes);
+	io_field("writes:", d->has_writes, d->writes, d->write_bytes);
+	io_field("discards:", d->has_discards, d->discards, d->discard_bytes);
+	io_field("write_zeroes:", d->has_write_zeroes, d->write_zeroes,
+		 d->write_zeroes_bytes);
+	if (d->has_flushes)
+		field("flushes:", "%" PRIu64, d->flushes);
+	else
+		unknown("flushes:");
+	if (d->has_alloc_failures)
+		field("alloc_failures:", "%" PRIu64, d->alloc_failures);
+	else
+		unknown("alloc_failures:");
+}
+
+int cmd_info(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rd_device d;
+	bool json = false;
+	int opt, rc;
+
+	while ((opt = getopt_long(argc, argv, ":jh", longopts, NULL)) != -1) {
+		if (opt == 'j')
+			json = true;
+		else if (opt == 'h')
+			return command_help("info");
+		else
+			return option_error("info", argv, opt);
+	}
+	if (optind == argc)
+		return usage_error("info", "which device? give NAME or DEV");
+	if (optind + 1 < argc)
+		return usage_error("info", "one device at a time");
+	if ((rc = require_module()))
+		return rc;
+	if ((rc = rd_resolve(argv[optind], &d)))
+		return rc;
+	if (json)
+		return print_devices_json(&d, 1);
+	print_info(&d);
+	return RC_OK;
+}

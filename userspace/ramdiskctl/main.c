@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ramdiskctl: command dispatch, help and the exit status table. */
+#include "ramdiskctl.h"
+
+#include "die.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *help;
+};
+
+static const struct command commands[] = {
+	{ "create", cmd_create,
+	  "create [--name NAME] --size SIZE [--block-size 512|4096]\n"
+	  "       [--max-part N] [--mem-limit SIZE] [--numa-node NODE]\n"
+	  "    Make a device and print its path (/dev/ramdiskN).\n"
+	  "    -n, --name NAME        configuration name (default: the lowest\n"
+	  "                           free rdN)\n"
+	  "    -s, --size SIZE        capacity; a multiple of the block size\n"
+	  "                           and of the page size\n"
+	  "    -b, --block-size B     logical block size, 512 (default) or\n"
+	  "                           4096\n"
+	  "    -p, --max-part N       partitions allowed, 0 (default) to 255\n"
+	  "    -m, --mem-limit SIZE   most RAM the data may take, 0 (default)\n"
+	  "                           for no limit\n"
+	  "    -N, --numa-node NODE   NUMA node to allocate on, -1 (default)\n"
+	  "                           for any\n" },
+	{ "remove", cmd_remove,
+	  "remove NAME|DEV...\n"
+	  "    Power off and drop devices made by create. Devices made when\n"
+	  "    the module was loaded go away only with rmmod.\n" },
+	{ "list", cmd_list,
+	  "list [--json]\n"
+	  "    Every device and configuration, one per line.\n"
+	  "    -j, --json             a JSON array, sizes in bytes\n" },
+	{ "info", cmd_info,
+	  "info [--json] NAME|DEV\n"
+	  "    Configuration and statistics of one device.\n"
+	  "    -j, --json             a JSON array of one object, sizes in\n"
+	  "                           bytes\n" },
+};
+
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const char overview[] =
+	"Create, remove and inspect RAM-backed block devices (/dev/ramdiskN)\n"
+	"of the ramdisk kernel module.\n";
+
+static const char trailer[] =
+	"DEV is ramdiskN or /dev/ramdiskN; NAME is a configuration name.\n"
+	"SIZE takes K, M, G or T (base 1024), e.g. 64M, 1.5G, 4KiB.\n"
+	"\n"
+	"Exit status:\n"
+	"    0  success\n"
+	"    1  other error\n"
+	"    2  bad usage or invalid value (bad size, block size, ...)\n"
+	"    3  the ramdisk module is not loaded\n"
+	"    4  a configuration with that name already exists\n"
+	"    5  the device is busy (open or mounted)\n"
+	"    6  permission denied (not root)\n"
+	"    7  no such device\n"
+	"\n"
+	"RAMDISKCTL_CONFIGFS and RAMDISKCTL_SYSFS, when set, replace\n"
+	"/sys/kernel/config/ramdisk and /sys (for tests).\n"
+	"See ramdiskctl(8).\n";
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void print_overview(FILE *out)
+{
+	fprintf(out, "Usage: %s COMMAND [OPTIONS] [ARGS]\n\n%s\nCommands:\n",
+		die_progname(), overview);
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		fprintf(out, "  %s", commands[i].help);
+	fprintf(out, "  help [COMMAND]\n    This text, or one command's.\n");
+	fprintf(out, "\n%s", trailer);
+}
+
+int command_help(const char *cmd)
+{
+	const struct command *c = cmd ? find_command(cmd) : NULL;
+
+	if (c)
+		printf("Usage: %s %s", die_progname(), c->help);
+	else
+		print_overview(stdout);
+	return RC_OK;
+}
+
+int usage_error(const char *cmd, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (cmd)
+		errmsg("%s: %s (see %s %s --help)", cmd, msg, die_progname(),
+		       cmd);
+	else
+		errmsg("%s (see %s --help)", msg, die_progname());
+	return RC_USAGE;
+}
+
+int option_error(const char *cmd, char **argv, int opt)
+{
+	/* getopt_long() leaves the offending word just before optind. */
+	const char *word = optind > 0 ? argv[optind - 1] : "?";
+
+	if (opt == ':')
+		return usage_error(cmd, "option %s needs a value", word);
+	if (optopt && strncmp(word, "--", 2))
+		return usage_error(cmd, "unknown option -%c", optopt);
+	return usage_error(cmd, "unknown option %s", word);
+}
+
+/* A full disk or closed pipe must not pass for success. */
+static int finish(int rc)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		errmsg_errno("writing output");
+		return rc ? rc : RC_ERROR;
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *c;
+
+	die_init(argv[0]);
+	if (argc < 2) {
+		print_overview(stderr);
+		return RC_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+		return finish(command_help(NULL));
+	if (!strcmp(argv[1], "help")) {
+		if (argc > 3)
+			return usage_error("help", "too many arguments");
+		if (argc == 3 && !find_command(argv[2]))
+			return usage_error(NULL, "unknown command '%s'",
+					   argv[2]);
+		return finish(command_help(argc == 3 ? argv[2] : NULL));
+	}
+	c = find_command(argv[1]);
+	if (!c) {
+		if (argv[1][0] == '-')
+			return usage_error(NULL, "unknown option %s", argv[1]);
+		return usage_error(NULL, "unknown command '%s'", argv[1]);
+	}
+	/* Each command parses its own argv with getopt_long() from 1. */
+	optind = 1;
+	opterr = 0;
+	return finish(c->run(argc - 1, argv + 1));
+}

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ramdiskctl: create, remove, list and inspect /dev/ramdiskN devices
+ * through the module's configfs tree and its sysfs statistics.
+ */
+#ifndef RAMDISKCTL_H
+#define RAMDISKCTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exit statuses; documented in --help and ramdiskctl(8). Never renumber. */
+enum rc {
+	RC_OK = 0,
+	RC_ERROR = 1, /* anything not listed below */
+	RC_USAGE = 2, /* bad arguments, bad sizes, values the module refuses */
+	RC_NO_MODULE = 3, /* the module (or configfs) is not there */
+	RC_EXISTS = 4, /* a configuration with that name exists */
+	RC_BUSY = 5, /* the device is open or mounted */
+	RC_PERM = 6, /* permission denied: not root */
+	RC_NO_DEVICE = 7, /* no such device or configuration */
+};
+
+/* Longest configuration name create accepts (configfs allows more). */
+#define RD_NAME_MAX 64
+
+/*
+ * Everything known about one device or configuration. Fields that could
+ * not be read keep the "unknown" values rd_device_init() sets, so an
+ * older module lacking an attribute still lists.
+ */
+struct rd_device {
+	char name[RD_NAME_MAX + 1]; /* configfs name; "" for load-time */
+	bool configured; /* has a configfs directory */
+	int index; /* N of /dev/ramdiskN; -1 when powered off */
+
+	/* Configuration. */
+	bool has_size, has_block_size, has_max_part, has_mem_limit, has_node;
+	uint64_t size;
+	uint64_t block_size;
+	int64_t max_part;
+	uint64_t mem_limit;
+	int64_t numa_node;
+
+	/* Statistics from sysfs (only while powered). */
+	bool has_stats;
+	bool has_allocated, has_alloc_failures, has_flushes;
+	uint64_t allocated_pages, allocated_bytes;
+	uint64_t reads, read_bytes, writes, write_bytes;
+	uint64_t discards, discard_bytes, write_zeroes, write_zeroes_bytes;
+	bool has_reads, has_writes, has_discards, has_write_zeroes;
+	uint64_t flushes, alloc_failures;
+};
+
+/* paths.c: where the module's files live (overridable for tests). */
+const char *configfs_root(void);
+const char *sysfs_root(void);
+/* snprintf into a PATH_MAX buffer; exits on truncation (never happens). */
+void path_fmt(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* RC_OK when the configfs tree is there; else say why, RC_NO_MODULE. */
+int require_module(void);
+/* Whether the comma-separated configfs "features" list names attr. */
+bool module_supports(const char *attr);
+
+/* errors.c: one exit status per errno, and the matching message. */
+int rc_from_errno(int err);
+/* "prog: what: reason" for err, with advice for EACCES/EBUSY/ENOENT. */
+int report_errno(int err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* device.c: reading devices and configurations. */
+void rd_device_init(struct rd_device *d);
+/* Read a configuration (and its device's statistics when powered). */
+int rd_load_configured(struct rd_device *d, const char *name);
+/* Read a load-time device, or a powered one found only in sysfs. */
+int rd_load_index(struct rd_device *d, int index);
+/* Parse "ramdiskN" or "/dev/ramdiskN"; -1 when arg is neither. */
+int rd_parse_devname(const char *arg);
+/*
+ * Find what NAME, ramdiskN or /dev/ramdiskN names. RC_OK, or a message
+ * and RC_NO_DEVICE.
+ */
+int rd_resolve(const char *arg, struct rd_device *d);
+/*
+ * Every configuration and every load-time device, sorted by index with
+ * powered-off configurations last by name. *list is malloc'ed.
+ */
+int rd_list_all(struct rd_device **list, size_t *count);
+/* "/dev/ramdiskN" or "-" when powered off. */
+const char *rd_devpath(const struct rd_device *d, char *buf, size_t len);
+
+/* main.c: help and argument errors shared by the subcommands. */
+/* Print a command's help (or the whole help for NULL) to stdout. */
+int command_help(const char *cmd);
+/* "prog: cmd: message (see prog cmd --help)"; returns RC_USAGE. */
+int usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Report what getopt_long() returned '?' or ':' for; returns RC_USAGE. */
+int option_error(const char *cmd, char **argv, int opt);
+
+/* list.c: devices as a JSON array (list --json, info --json). */
+int print_devices_json(const struct rd_device *list, size_t count);
+
+/* Subcommands; each takes argv[0] = its name and returns an exit status. */
+int cmd_create(int argc, char **argv);
+int cmd_remove(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+
+#endif /* RAMDISKCTL_H */

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * remove: power a configuration off, then rmdir it.
+ *
+ * Powering off first turns "open or mounted" into an EBUSY that leaves the
+ * device exactly as it was, rather than relying on rmdir to refuse.
+ */
+#include "ramdiskctl.h"
+
+#include "die.h"
+#include "sysfs_file.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static int remove_one(const char *arg)
+{
+	char path[PATH_MAX], dev[32], power[16];
+	struct rd_device d;
+	int rc;
+
+	rc = rd_resolve(arg, &d);
+	if (rc)
+		return rc;
+	rd_devpath(&d, dev, sizeof(dev));
+	if (!d.configured) {
+		errmsg("remove: %s was made when the module was loaded; it "
+		       "goes away only with rmmod ramdisk",
+		       dev);
+		return RC_ERROR;
+	}
+
+	path_fmt(path, sizeof(path), "%s/%s/power", configfs_root(), d.name);
+	if (sysfs_read_line(path, power, sizeof(power)))
+		return report_errno(errno, "remove: %s: reading power", d.name);
+	if (strcmp(power, "0") && sysfs_write_line(path, "0")) {
+		if (errno == EBUSY) {
+			errmsg("remove: %s (%s) is busy: open or mounted",
+			       d.name, dev);
+			return RC_BUSY;
+		}
+		return report_errno(errno, "remove: %s: powering off", d.name);
+	}
+
+	path_fmt(path, sizeof(path), "%s/%s", configfs_root(), d.name);
+	if (rmdir(path)) {
+		if (errno == ENOENT) {
+			errmsg("remove: %s: removed by someone else meanwhile",
+			       d.name);
+			return RC_NO_DEVICE;
+		}
+		return report_errno(errno, "remove: %s", d.name);
+	}
+	return RC_OK;
+}
+
+int cmd_remove(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt, rc, first_rc = RC_OK;
+
+	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		if (opt == 'h')
+			return command_help("remove");
+		return option_error("remove", argv, opt);
+	}
+	if (optind == argc)
+		return usage_error("remove", "which device? give NAME or DEV");
+	if ((rc = require_module()))
+		return rc;
+	/* Try every argument; report the first failure's status. */
+	for (int i = optind; i < argc; i++) {
+		rc = remove_one(argv[i]);
+		if (rc && !first_rc)
+			first_rc = rc;
+	}
+	return first_rc;
+}
