@@ -1,0 +1,143 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# ramdisk: RAM-backed block devices. `make help` lists the targets.
+#
+# Kbuild reads ./Kbuild, never this file: the module is built out of tree in
+# build/kernels/KVER/ by scripts/build-module.
+
+TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+BUILD := $(TOP)/build
+BIN := $(BUILD)/bin
+ASAN_BIN := $(BUILD)/asan/bin
+
+# The kernel to build for: KVER (a version or a prefix such as 6.12), or
+# KDIR's version, or the running kernel, or the newest headers installed.
+KVER ?=
+KDIR ?=
+# The kernels `make check` tests.
+KVERS ?= 6.1 6.12
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+USER_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
+	-Wstrict-prototypes -Wmissing-prototypes -I$(TOP)/userspace/lib \
+	-I$(TOP)/include/uapi
+ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
+LDLIBS := -lm
+
+PROGRAMS := $(notdir $(patsubst %/,%,$(filter-out $(TOP)/userspace/lib/, \
+	$(wildcard $(TOP)/userspace/*/))))
+LIB_SRCS := $(wildcard $(TOP)/userspace/lib/*.c)
+LIB_HDRS := $(wildcard $(TOP)/userspace/lib/*.h) $(wildcard $(TOP)/include/uapi/*.h)
+
+.DEFAULT_GOAL := all
+.PHONY: all module userspace userspace-asan check check-static check-host \
+	check-vm deps shell format clean help
+
+all: module userspace
+
+# --- kernel module ---------------------------------------------------------
+
+resolve_kver = $(shell $(TOP)/scripts/kernel resolve $(1))
+ifneq ($(KDIR),)
+  KVER_FULL = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
+else
+  KVER_FULL = $(call resolve_kver,$(KVER))
+endif
+
+module:
+	@kver='$(KVER_FULL)'; [ -n "$$kver" ] || exit 1; \
+	$(TOP)/scripts/build-module $$kver && \
+	echo "built $(BUILD)/kernels/$$kver/ramdisk.ko"
+
+# --- userspace -------------------------------------------------------------
+
+userspace: $(addprefix $(BIN)/,$(PROGRAMS))
+userspace-asan: $(addprefix $(ASAN_BIN)/,$(PROGRAMS))
+
+# One static library of userspace/lib for each flavour.
+$(BUILD)/obj/%.o: $(TOP)/userspace/%.c $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(USER_CFLAGS) -MMD -c -o $@ $<
+$(BUILD)/asan/obj/%.o: $(TOP)/userspace/%.c $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASAN_CFLAGS) $(USER_CFLAGS) -MMD -c -o $@ $<
+
+LIB_OBJS := $(patsubst $(TOP)/userspace/%.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
+ASAN_LIB_OBJS := $(patsubst $(TOP)/userspace/%.c,$(BUILD)/asan/obj/%.o,$(LIB_SRCS))
+
+$(BUILD)/obj/librd.a: $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+$(BUILD)/asan/obj/librd.a: $(ASAN_LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+
+define program_rules
+$(1)_SRCS := $$(wildcard $(TOP)/userspace/$(1)/*.c)
+$(1)_OBJS := $$(patsubst $(TOP)/userspace/%.c,$(BUILD)/obj/%.o,$$($(1)_SRCS))
+$(1)_ASAN_OBJS := $$(patsubst $(TOP)/userspace/%.c,$(BUILD)/asan/obj/%.o,$$($(1)_SRCS))
+$(BIN)/$(1): $$($(1)_OBJS) $(BUILD)/obj/librd.a
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(CFLAGS) -o $$@ $$^ $$(LDLIBS)
+$(ASAN_BIN)/$(1): $$($(1)_ASAN_OBJS) $(BUILD)/asan/obj/librd.a
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(ASAN_CFLAGS) -o $$@ $$^ $$(LDLIBS)
+endef
+$(foreach p,$(PROGRAMS),$(eval $(call program_rules,$(p))))
+
+# Host unit tests: each tests/host/unit/test_NAME.c with the library.
+UNIT_SRCS := $(wildcard $(TOP)/tests/host/unit/test_*.c)
+UNIT_BINS := $(patsubst $(TOP)/tests/host/unit/%.c,$(BUILD)/asan/unit/%,$(UNIT_SRCS))
+$(BUILD)/asan/unit/%: $(TOP)/tests/host/unit/%.c $(BUILD)/asan/obj/librd.a $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASAN_CFLAGS) $(USER_CFLAGS) -o $@ $< $(BUILD)/asan/obj/librd.a $(LDLIBS)
+.PHONY: unit-tests
+unit-tests: $(UNIT_BINS)
+
+-include $(shell find $(BUILD)/obj $(BUILD)/asan/obj -name '*.d' 2>/dev/null)
+
+# --- tests -----------------------------------------------------------------
+
+# Everything: static checks, host tests, the VM suite on each kernel.
+check:
+	@KVERS='$(KVERS)' $(TOP)/tests/check
+
+check-static:
+	@KVERS='$(KVERS)' $(TOP)/tests/check --only static
+check-host:
+	@$(TOP)/tests/check --only host
+check-vm:
+	@KVERS='$(KVERS)' $(TOP)/tests/check --only vm $(if $(TESTS),--tests '$(TESTS)')
+
+# --- set-up and tools ------------------------------------------------------
+
+deps:
+	@$(TOP)/scripts/deps
+
+shell: userspace
+	@kver='$(KVER_FULL)'; [ -n "$$kver" ] || exit 1; \
+	$(TOP)/scripts/build-module $$kver && \
+	$(TOP)/tests/vm/run --kernel $$kver --shell
+
+format:
+	clang-format -i $$(git -C $(TOP) ls-files '*.c' '*.h')
+
+clean:
+	rm -rf $(BUILD)
+
+help:
+	@echo 'ramdisk targets:'
+	@echo '  make [all]          build ramdisk.ko (KVER=6.12, KDIR=...) and the tools'
+	@echo '  make module         build ramdisk.ko only, into build/kernels/KVER/'
+	@echo '  make userspace      build ramdiskctl and rdbench into build/bin/'
+	@echo '  make check          static checks, host tests, VM tests on each of KVERS'
+	@echo '  make check-vm       VM tests only (KVERS=6.12 TESTS="101 102")'
+	@echo '  make deps           install every package and kernel the build and tests need'
+	@echo '  make shell          an interactive guest shell with the module loaded'
+	@echo '  make format         clang-format every C file in place'
+	@echo '  make clean          remove build/'
+	@echo 'variables: KVER, KDIR, KVERS (default: $(KVERS)), CC, CFLAGS'
+
+include $(wildcard $(TOP)/mk/*.mk)

@@ -1,0 +1,7 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Kernel log lines that fail a test run: warnings, oopses, lockdep and
+# sanitizer reports, hung tasks, panics. One extended regex for grep -E.
+# shellcheck disable=SC2034
+RD_KERNEL_LOG_BAD='WARNING:|BUG:|Oops|general protection fault|Kernel panic|kernel BUG|INFO: task .* blocked for more than|INFO: possible|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|KASAN|UBSAN|kmemleak|unreferenced object|RCU detected stall|rcu_sched self-detected stall|soft lockup|hard LOCKUP'
