@@ -1,0 +1,125 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# DESCRIPTION: ramdiskctl help, argument parsing and bad sizes, with exit status 2 and a one-line reason
+. "${0%/*}/../lib/common.sh"
+
+ctl=$RD_BIN/ramdiskctl
+[ -x "$ctl" ] || fail "$ctl is missing (make userspace-asan)"
+# None of these may get as far as looking for the module.
+export RAMDISKCTL_CONFIGFS=$RD_TMP/no-configfs RAMDISKCTL_SYSFS=$RD_TMP/no-sys
+
+# run WANT_STATUS ARGS...: run ramdiskctl, check its status, keep stdout
+# in $out and stderr in $err.
+run() {
+	local want=$1 status=0
+	shift
+	"$ctl" "$@" >"$RD_TMP/out" 2>"$RD_TMP/err" || status=$?
+	out=$(cat "$RD_TMP/out")
+	err=$(cat "$RD_TMP/err")
+	echo "ramdiskctl $* -> $status${err:+: $err}"
+	assert_eq "$status" "$want" "exit status of ramdiskctl $*"
+}
+
+# A failure is one line on stderr, naming the program, and nothing on stdout.
+one_line_error() {
+	assert_eq "$(printf '%s\n' "$err" | wc -l)" 1 "stderr lines of ramdiskctl $*"
+	case $err in
+	ramdiskctl:*) ;;
+	*) fail "error does not start with 'ramdiskctl:': $err" ;;
+	esac
+	assert_eq "$out" "" "stdout of failing ramdiskctl $*"
+}
+
+expect_usage_error() {
+	local pattern=$1
+	shift
+	run 2 "$@"
+	one_line_error "$@"
+	grep -q -- "$pattern" <<<"$err" || fail "ramdiskctl $*: error lacks '$pattern': $err"
+}
+
+# Help goes to stdout with status 0 and documents every exit status.
+for help in --help -h help; do
+	run 0 "$help"
+	for word in create remove list info "0  success" "2  bad usage" \
+		"3  the ramdisk module is not loaded" "4  a configuration" \
+		"5  the device is busy" "6  permission denied" "7  no such device"; do
+		grep -q -- "$word" <<<"$out" || fail "ramdiskctl $help lacks '$word'"
+	done
+done
+for cmd in create remove list info; do
+	run 0 "$cmd" --help
+	grep -q "^Usage: ramdiskctl $cmd" <<<"$out" || fail "$cmd --help: $out"
+	run 0 help "$cmd"
+	grep -q "^Usage: ramdiskctl $cmd" <<<"$out" || fail "help $cmd: $out"
+done
+run 0 create -h
+grep -q -- --mem-limit <<<"$out" || fail "create --help does not mention --mem-limit"
+
+# No command: the overview on stderr, usage status.
+run 2
+grep -q "^Usage:" <<<"$err" || fail "bare ramdiskctl printed no usage"
+assert_eq "$out" "" "stdout of bare ramdiskctl"
+
+expect_usage_error "unknown command 'frobnicate'" frobnicate
+expect_usage_error "unknown command 'nope'" help nope
+expect_usage_error "unknown option --bogus" --bogus
+expect_usage_error "unknown option --bogus" create --size 1M --bogus
+expect_usage_error "unknown option -x" create -x
+expect_usage_error "unknown option --all" list --all
+expect_usage_error "unknown option -q" info -q rd0
+expect_usage_error "unknown option --force" remove --force rd0
+expect_usage_error "needs a value" create --size
+expect_usage_error "needs a value" create --size 1M --name
+expect_usage_error "--size is required" create
+expect_usage_error "--size is required" create --name x
+expect_usage_error "unexpected argument 'extra'" create --size 1M extra
+expect_usage_error "unexpected argument 'extra'" list extra
+expect_usage_error "which device" info
+expect_usage_error "one device at a time" info rd0 rd1
+expect_usage_error "which device" remove
+
+# Bad sizes, each with its reason.
+expect_usage_error "bad size '': empty" create --size ''
+expect_usage_error "negative" create --size -1G
+expect_usage_error "not a number" create --size abc
+expect_usage_error "not a number" create --size K
+expect_usage_error "unknown suffix" create --size 4X
+expect_usage_error "unknown suffix" create --size 1P
+expect_usage_error "unknown suffix" create --size '4 K'
+expect_usage_error "not a whole number of bytes" create --size 1.1K
+expect_usage_error "too large for 64 bits" create --size 16777216T
+expect_usage_error "too large for 64 bits" create --size 99999999999999999999
+expect_usage_error "must not be zero" create --size 0
+expect_usage_error "not a multiple of the block size 512" create --size 1000
+expect_usage_error "not a multiple of the block size 4096" create --size 6K --block-size 4K
+expect_usage_error "not a multiple of the page size" create --size 2560
+expect_usage_error "want 512 or 4096" create --size 1M --block-size 1024
+expect_usage_error "want 512 or 4096" create --size 1M -b 0
+expect_usage_error "bad block size" create --size 1M --block-size 4Q
+expect_usage_error "bad mem-limit" create --size 1M --mem-limit -5
+expect_usage_error "bad mem-limit" create --size 1M --mem-limit 1.5
+expect_usage_error "bad max-part '256'" create --size 1M --max-part 256
+expect_usage_error "bad max-part '-1'" create --size 1M --max-part -1
+expect_usage_error "bad max-part '2x'" create --size 1M --max-part 2x
+expect_usage_error "bad max-part ''" create --size 1M --max-part ''
+expect_usage_error "bad numa-node '-2'" create --size 1M --numa-node -2
+expect_usage_error "bad numa-node 'any'" create --size 1M --numa-node any
+
+# Names that cannot be a configfs directory, or read as a device.
+expect_usage_error "bad name 'a/b'" create --size 1M --name a/b
+expect_usage_error "bad name '.hidden'" create --size 1M --name .hidden
+expect_usage_error "bad name '-x'" create --size 1M --name=-x
+expect_usage_error "bad name 'sp ace'" create --size 1M --name 'sp ace'
+expect_usage_error "looks like a device name" create --size 1M --name ramdisk3
+expect_usage_error "1 to 64 characters" create --size 1M --name ''
+expect_usage_error "1 to 64 characters" create --size 1M --name "$(printf 'n%.0s' {1..65})"
+
+# Sizes that must get past parsing (and then fail only for the module).
+for size in 4k 4K 4KiB 4kb 1M 1.5G 1T 8192 8192B 0.5M; do
+	run 3 create --size "$size"
+done
+run 3 create --size 1M --block-size 4096 --max-part 255 --mem-limit 1.5G \
+	--numa-node -1 --name "$(printf 'n%.0s' {1..64})"
+run 3 create -s 64M -b 512 -p 0 -m 0 -N 0 -n rd.test_1-a
+echo "all usage errors reported"

@@ -1,0 +1,190 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# DESCRIPTION: ramdiskctl list, info, remove and create logic against a fake configfs/sysfs tree
+. "${0%/*}/../lib/common.sh"
+
+ctl=$RD_BIN/ramdiskctl
+[ -x "$ctl" ] || fail "$ctl is missing (make userspace-asan)"
+cfg=$RD_TMP/config/ramdisk
+sys=$RD_TMP/sys
+export RAMDISKCTL_CONFIGFS=$cfg RAMDISKCTL_SYSFS=$sys
+
+# A disk as the module shows it in sysfs (interface.md): INDEX NAME SECTORS.
+fake_disk() {
+	local d=$sys/block/ramdisk$1
+	mkdir -p "$d/ramdisk" "$d/queue"
+	echo "$2" >"$d/ramdisk/name"
+	echo "$3" >"$d/size"
+	echo 512 >"$d/queue/logical_block_size"
+	echo 5 >"$d/ramdisk/allocated_pages"
+	echo 20480 >"$d/ramdisk/allocated_bytes"
+	echo 0 >"$d/ramdisk/mem_limit"
+	echo "7 28672" >"$d/ramdisk/reads"
+	echo "5 20480" >"$d/ramdisk/writes"
+	echo "1 1048576" >"$d/ramdisk/discards"
+	echo "0 0" >"$d/ramdisk/write_zeroes"
+	echo 2 >"$d/ramdisk/flushes"
+	echo 0 >"$d/ramdisk/alloc_failures"
+}
+
+# A configuration: NAME SIZE BLOCK_SIZE MEM_LIMIT POWER INDEX.
+fake_config() {
+	local d=$cfg/$1
+	mkdir -p "$d"
+	echo "$2" >"$d/size"
+	echo "$3" >"$d/block_size"
+	echo 0 >"$d/max_part"
+	echo "$4" >"$d/mem_limit"
+	echo -1 >"$d/numa_node"
+	echo "$5" >"$d/power"
+	echo "$6" >"$d/index"
+}
+
+run() {
+	local want=$1 status=0
+	shift
+	"$ctl" "$@" >"$RD_TMP/out" 2>"$RD_TMP/err" || status=$?
+	out=$(cat "$RD_TMP/out")
+	err=$(cat "$RD_TMP/err")
+	echo "ramdiskctl $* -> $status${err:+: $err}"
+	assert_eq "$status" "$want" "exit status of ramdiskctl $*"
+}
+
+has() {
+	grep -q -- "$2" <<<"$1" || fail "missing '$2' in: $1"
+}
+
+mkdir -p "$cfg" "$sys/block" "$sys/module/ramdisk/parameters"
+echo "block_size,index,mem_limit,max_part,numa_node,power,size" >"$cfg/features"
+echo 0 >"$sys/module/ramdisk/parameters/max_part"
+# A disk of another driver, and a partition-like name: both ignored.
+mkdir -p "$sys/block/sda" "$sys/block/ramdisk01/ramdisk"
+
+# An empty module: an empty table, an empty JSON array.
+run 0 list
+has "$out" "DEVICE"
+assert_eq "$(printf '%s\n' "$out" | wc -l)" 1 "lines of an empty list"
+run 0 list --json
+assert_eq "$(tr -d ' \n' <<<"$out")" "[]" "empty list --json"
+
+# ramdisk0: load-time, 1G. rd0: powered as ramdisk1, 64M, 4K blocks, 1M
+# limit. off: configured, never powered.
+fake_disk 0 "" 2097152
+fake_disk 1 rd0 131072
+fake_config rd0 67108864 4096 1048576 1 1
+fake_config off 1073741824 512 0 0 -1
+
+run 0 list
+echo "$out"
+lines=$(printf '%s\n' "$out" | wc -l)
+assert_eq "$lines" 4 "lines of list (header and three devices)"
+row0=$(sed -n 2p <<<"$out")
+row1=$(sed -n 3p <<<"$out")
+row2=$(sed -n 4p <<<"$out")
+[[ $row0 =~ ^/dev/ramdisk0\ +-\ +1\.0G\ +512\ +0\ +none\ +20K$ ]] || fail "load-time row: $row0"
+[[ $row1 =~ ^/dev/ramdisk1\ +rd0\ +64M\ +4096\ +0\ +1\.0M\ +20K$ ]] || fail "rd0 row: $row1"
+[[ $row2 =~ ^-\ +off\ +1\.0G\ +512\ +0\ +none\ +-$ ]] || fail "powered-off row: $row2"
+
+run 0 list --json
+if command -v jq >/dev/null; then
+	assert_eq "$(jq length <<<"$out")" 3 "devices in list --json"
+	assert_eq "$(jq -c '[.[].name]' <<<"$out")" '["","rd0","off"]' "names"
+	assert_eq "$(jq -c '[.[].index]' <<<"$out")" '[0,1,-1]' "indexes"
+	assert_eq "$(jq -c '[.[].load_time]' <<<"$out")" '[1,0,0]' "load_time"
+	assert_eq "$(jq -c '[.[].size]' <<<"$out")" '[1073741824,67108864,1073741824]' "sizes"
+	assert_eq "$(jq -c '.[1] | [.device, .block_size, .mem_limit, .numa_node]' <<<"$out")" \
+		'["/dev/ramdisk1",4096,1048576,-1]' "rd0 configuration"
+	assert_eq "$(jq -c '.[0] | [.reads, .read_bytes, .discard_bytes, .flushes, .allocated_pages]' <<<"$out")" \
+		'[7,28672,1048576,2,5]' "ramdisk0 statistics"
+	assert_eq "$(jq -c '.[2] | [.device, .reads, .allocated_bytes]' <<<"$out")" \
+		'["",null,null]' "powered-off device has no statistics"
+else
+	echo "jq missing: JSON contents not checked"
+	has "$out" '"name": "rd0"'
+fi
+
+# info by every spelling of the same device.
+for spelling in rd0 ramdisk1 /dev/ramdisk1; do
+	run 0 info "$spelling"
+	has "$out" "device: *\/dev\/ramdisk1$"
+	has "$out" "name: *rd0$"
+	has "$out" "size: *67108864 (64M)$"
+	has "$out" "block_size: *4096$"
+	has "$out" "max_part: *0$"
+	has "$out" "mem_limit: *1048576 (1.0M)$"
+	has "$out" "numa_node: *-1 (any)$"
+	has "$out" "allocated: *5 pages, 20480 bytes (20K)$"
+	has "$out" "reads: *7 bios, 28672 bytes (28K)$"
+	has "$out" "writes: *5 bios, 20480 bytes (20K)$"
+	has "$out" "discards: *1 bios, 1048576 bytes (1.0M)$"
+	has "$out" "write_zeroes: *0 bios, 0 bytes (0)$"
+	has "$out" "flushes: *2$"
+	has "$out" "alloc_failures: *0$"
+done
+run 0 info /dev/ramdisk0
+has "$out" "name: *(made at module load)"
+has "$out" "size: *1073741824 (1.0G)"
+has "$out" "mem_limit: *0 (unlimited)"
+run 0 info off
+has "$out" "device: *none (powered off)"
+if grep -q reads <<<"$out"; then fail "powered-off device shows statistics"; fi
+run 0 info --json off
+has "$out" '"index": -1'
+
+# A missing statistic (an older module) shows as unknown, not as a failure.
+rm "$sys/block/ramdisk1/ramdisk/write_zeroes"
+run 0 info rd0
+has "$out" "write_zeroes: *unknown$"
+
+# Nothing by that name: exit 7.
+for name in nosuch ramdisk9 /dev/ramdisk9 /dev/sda ramdisk01 . ..; do
+	run 7 info "$name"
+	has "$err" "no such ramdisk device"
+	run 7 remove "$name"
+done
+
+# Load-time devices stay until rmmod.
+run 1 remove /dev/ramdisk0
+has "$err" "made when the module was loaded"
+run 1 remove ramdisk0
+[ -d "$sys/block/ramdisk0" ] || fail "remove touched ramdisk0"
+
+# remove powers off before rmdir. (A fake directory holds regular files,
+# so rmdir fails here with ENOTEMPTY; configfs would drop it.)
+run 1 remove rd0
+assert_eq "$(cat "$cfg/rd0/power")" 0 "rd0 power after remove"
+has "$err" "rd0: Directory not empty"
+# A configuration without a power attribute is reported, not guessed at.
+mkdir "$cfg/nopower"
+run 1 remove nopower
+has "$err" "nopower: reading power"
+rmdir "$cfg/nopower"
+# Every name is tried; the first failure's status wins.
+run 7 remove nosuch1 off nosuch2
+has "$err" "nosuch2: no such"
+assert_eq "$(cat "$cfg/off/power")" 0 "off after remove (was off already)"
+
+# create: an existing name is exit 4, and nothing is touched.
+run 4 create --name off --size 1M
+has "$err" "off already exists"
+assert_eq "$(cat "$cfg/off/size")" 1073741824 "size of the existing off"
+
+# create without --name takes the lowest free rdN (rd0 is taken), and a
+# failure after mkdir removes the directory again. mkdir here makes a
+# plain empty directory, so writing "size" fails like a module without it.
+mkdir "$cfg/rd2"
+run 1 create --size 1M
+has "$err" "create: rd1: no size attribute"
+[ ! -e "$cfg/rd1" ] || fail "create left the half-made rd1 behind"
+run 1 create --name fresh --size 1M
+[ ! -e "$cfg/fresh" ] || fail "create left the half-made fresh behind"
+rmdir "$cfg/rd2"
+
+# Options the module does not list in features are refused before mkdir.
+echo "index,power,size" >"$cfg/features"
+run 1 create --name nonuma --size 1M --numa-node 0
+has "$err" "no numa_node attribute"
+run 1 create --name nolimit --size 1M --mem-limit 1G
+has "$err" "no mem_limit attribute"
+if [ -e "$cfg/nonuma" ] || [ -e "$cfg/nolimit" ]; then fail "refused create made a directory"; fi
+echo "fake-tree checks passed"
