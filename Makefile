@@ -33,7 +33,7 @@ LIB_HDRS := $(wildcard $(TOP)/userspace/lib/*.h) $(wildcard $(TOP)/include/uapi/
 
 .DEFAULT_GOAL := all
 .PHONY: all module userspace userspace-asan check check-static check-host \
-	check-vm deps shell format clean help
+	check-vm deps demo shell format clean help
 
 all: module userspace
 
@@ -121,6 +121,13 @@ shell: userspace
 	$(TOP)/scripts/build-module $$kver && \
 	$(TOP)/tests/vm/run --kernel $$kver --shell
 
+# Until `make bench` lands, the main job: a device made, used and shown in
+# the guest.
+demo: userspace
+	@kver='$(KVER_FULL)'; [ -n "$$kver" ] || exit 1; \
+	$(TOP)/scripts/build-module $$kver && \
+	$(TOP)/tests/vm/run --kernel $$kver -- $(TOP)/scripts/demo
+
 format:
 	clang-format -i $$(git -C $(TOP) ls-files '*.c' '*.h')
 
@@ -135,6 +142,7 @@ help:
 	@echo '  make check          static checks, host tests, VM tests on each of KVERS'
 	@echo '  make check-vm       VM tests only (KVERS=6.12 TESTS="101 102")'
 	@echo '  make deps           install every package and kernel the build and tests need'
+	@echo '  make demo           boot a guest, make a device, mkfs, mount and show it'
 	@echo '  make shell          an interactive guest shell with the module loaded'
 	@echo '  make format         clang-format every C file in place'
 	@echo '  make clean          remove build/'
