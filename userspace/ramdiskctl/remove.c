@@ -15,7 +15,29 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+/*
+ * udev opens every new disk to probe it, so a remove straight after create
+ * can meet a moment of EBUSY that is nobody's fault; ride it out for a
+ * second before calling the device busy.
+ */
+#define BUSY_RETRIES 20
+#define BUSY_RETRY_NS (50 * 1000 * 1000L)
+
+static int power_off(const char *path)
+{
+	const struct timespec pause = { 0, BUSY_RETRY_NS };
+	int tries = 0;
+
+	while (sysfs_write_line(path, "0")) {
+		if (errno != EBUSY || ++tries > BUSY_RETRIES)
+			return -1;
+		nanosleep(&pause, NULL);
+	}
+	return 0;
+}
 
 static int remove_one(const char *arg)
 {
@@ -37,7 +59,7 @@ static int remove_one(const char *arg)
 	path_fmt(path, sizeof(path), "%s/%s/power", configfs_root(), d.name);
 	if (sysfs_read_line(path, power, sizeof(power)))
 		return report_errno(errno, "remove: %s: reading power", d.name);
-	if (strcmp(power, "0") && sysfs_write_line(path, "0")) {
+	if (strcmp(power, "0") && power_off(path)) {
 		if (errno == EBUSY) {
 			errmsg("remove: %s (%s) is busy: open or mounted",
 			       d.name, dev);
