@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench        the whole comparison (fio on raw targets, file systems,
+#                   rdbench) in one VM boot; QUICK=1 for a short run
+# make bench HOST=1 DISK=/dev/sdX
+#                   the same on this machine's running kernel (needs root;
+#                   DISK is overwritten, DESTROY_DATA=1 if it holds data)
+# make bench-brd    ramdisk against brd: fio 4k QD1/QD16, 1 MiB sequential,
+#                   first-touch writes; one VM boot
+# Results: results/DATE-KIND-KERNEL/{results.json,report.md,plots/}.
+
+.PHONY: bench bench-brd
+
+BENCH_FLAGS = $(if $(filter 1,$(QUICK)),--quick) \
+	$(if $(filter 1,$(HOST)),--host $(if $(DISK),--disk $(DISK))) \
+	$(if $(REPS),--reps $(REPS)) $(if $(KVER),--kernel $(KVER))
+
+# The module for the kernel the bench boots (or runs, with HOST=1).
+bench-build: userspace
+	@kver=$$($(if $(filter 1,$(HOST)),uname -r,$(TOP)/scripts/kernel resolve '$(KVER)')) && \
+	$(MAKE) -s -C $(TOP) module KVER=$$kver
+
+bench: bench-build
+	@DESTROY_DATA='$(DESTROY_DATA)' $(TOP)/scripts/bench/bench $(BENCH_FLAGS)
+
+bench-brd: bench-build
+	@DESTROY_DATA='$(DESTROY_DATA)' $(TOP)/scripts/bench/bench --brd-only $(BENCH_FLAGS)
