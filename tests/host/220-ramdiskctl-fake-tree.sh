@@ -136,6 +136,23 @@ rm "$sys/block/ramdisk1/ramdisk/write_zeroes"
 run 0 info rd0
 has "$out" "write_zeroes: *unknown$"
 
+# A name longer than create allows, made by hand, still lists and reads.
+long=$(printf 'L%.0s' {1..200})
+fake_config "$long" 1048576 512 0 0 -1
+run 0 list
+has "$out" "$long"
+run 0 info "$long"
+has "$out" "name: *$long$"
+rm -r "${cfg:?}/$long"
+
+# Output that cannot be written is an error, not a silent success.
+if [ -w /dev/full ]; then
+	status=0
+	"$ctl" list >/dev/full 2>"$RD_TMP/err" || status=$?
+	assert_eq "$status" 1 "exit status of list >/dev/full"
+	grep -q "writing output" "$RD_TMP/err" || fail "list >/dev/full: $(cat "$RD_TMP/err")"
+fi
+
 # Nothing by that name: exit 7.
 for name in nosuch ramdisk9 /dev/ramdisk9 /dev/sda ramdisk01 . ..; do
 	run 7 info "$name"

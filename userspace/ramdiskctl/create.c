@@ -49,17 +49,14 @@ static int parse_size_opt(const char *what, const char *arg, uint64_t *v)
 	return RC_OK;
 }
 
-static int parse_long_opt(const char *what, const char *arg, long min, long max,
-			  long *v)
+static int parse_long_opt(const char *what, const char *arg, long min, long max, long *v)
 {
 	char *end;
 
 	errno = 0;
 	*v = strtol(arg, &end, 10);
-	if (!*arg || isspace((unsigned char)*arg) || *end || errno ||
-	    *v < min || *v > max)
-		return usage_error("create", "bad %s '%s': want %ld to %ld",
-				   what, arg, min, max);
+	if (!*arg || isspace((unsigned char)*arg) || *end || errno || *v < min || *v > max)
+		return usage_error("create", "bad %s '%s': want %ld to %ld", what, arg, min, max);
 	return RC_OK;
 }
 
@@ -69,8 +66,7 @@ static int check_name(const char *name)
 	size_t len = strlen(name);
 
 	if (!len || len > RD_NAME_MAX)
-		return usage_error("create", "name must be 1 to %d characters",
-				   RD_NAME_MAX);
+		return usage_error("create", "name must be 1 to %d characters", RD_NAME_MAX);
 	if (!isalnum((unsigned char)name[0]))
 		return usage_error("create",
 				   "bad name '%s': must start with a letter "
@@ -84,9 +80,7 @@ static int check_name(const char *name)
 					   name);
 	/* remove and info would read "ramdisk3" as the device ramdisk3. */
 	if (rd_parse_devname(name) >= 0)
-		return usage_error("create",
-				   "bad name '%s': looks like a device name",
-				   name);
+		return usage_error("create", "bad name '%s': looks like a device name", name);
 	return RC_OK;
 }
 
@@ -101,8 +95,7 @@ static int check_geometry(const struct create_opts *o)
 				   "4096",
 				   block);
 	if (!o->size)
-		return usage_error("create", "bad size '%s': must not be zero",
-				   o->size_arg);
+		return usage_error("create", "bad size '%s': must not be zero", o->size_arg);
 	if (o->size % block)
 		return usage_error("create",
 				   "bad size '%s': not a multiple of the "
@@ -130,8 +123,7 @@ static int parse_args(int argc, char **argv, struct create_opts *o)
 	};
 	int opt, rc;
 
-	while ((opt = getopt_long(argc, argv, ":n:s:b:p:m:N:h", longopts,
-				  NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":n:s:b:p:m:N:h", longopts, NULL)) != -1) {
 		rc = RC_OK;
 		switch (opt) {
 		case 'n':
@@ -144,13 +136,11 @@ static int parse_args(int argc, char **argv, struct create_opts *o)
 			break;
 		case 'b':
 			o->set_block_size = true;
-			rc = parse_size_opt("block size", optarg,
-					    &o->block_size);
+			rc = parse_size_opt("block size", optarg, &o->block_size);
 			break;
 		case 'p':
 			o->set_max_part = true;
-			rc = parse_long_opt("max-part", optarg, 0,
-					    MAX_PART_LIMIT, &o->max_part);
+			rc = parse_long_opt("max-part", optarg, 0, MAX_PART_LIMIT, &o->max_part);
 			break;
 		case 'm':
 			o->set_mem_limit = true;
@@ -158,8 +148,7 @@ static int parse_args(int argc, char **argv, struct create_opts *o)
 			break;
 		case 'N':
 			o->set_node = true;
-			rc = parse_long_opt("numa-node", optarg, -1, INT_MAX,
-					    &o->numa_node);
+			rc = parse_long_opt("numa-node", optarg, -1, INT_MAX, &o->numa_node);
 			break;
 		case 'h':
 			command_help("create");
@@ -171,8 +160,7 @@ static int parse_args(int argc, char **argv, struct create_opts *o)
 			return rc;
 	}
 	if (optind < argc)
-		return usage_error("create", "unexpected argument '%s'",
-				   argv[optind]);
+		return usage_error("create", "unexpected argument '%s'", argv[optind]);
 	if (!o->size_arg)
 		return usage_error("create", "--size is required");
 	return check_geometry(o);
@@ -185,19 +173,14 @@ static int check_features(const struct create_opts *o)
 		const char *attr, *option;
 		size_t offset;
 	} optional[] = {
-		{ "block_size", "--block-size",
-		  offsetof(struct create_opts, set_block_size) },
-		{ "max_part", "--max-part",
-		  offsetof(struct create_opts, set_max_part) },
-		{ "mem_limit", "--mem-limit",
-		  offsetof(struct create_opts, set_mem_limit) },
-		{ "numa_node", "--numa-node",
-		  offsetof(struct create_opts, set_node) },
+		{ "block_size", "--block-size", offsetof(struct create_opts, set_block_size) },
+		{ "max_part", "--max-part", offsetof(struct create_opts, set_max_part) },
+		{ "mem_limit", "--mem-limit", offsetof(struct create_opts, set_mem_limit) },
+		{ "numa_node", "--numa-node", offsetof(struct create_opts, set_node) },
 	};
 
 	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]); i++) {
-		const bool *set =
-			(const bool *)((const char *)o + optional[i].offset);
+		const bool *set = (const bool *)((const char *)o + optional[i].offset);
 
 		if (*set && !module_supports(optional[i].attr)) {
 			errmsg("create: %s: this ramdisk module has no %s "
@@ -221,8 +204,7 @@ static int mkdir_failed(int err, const char *name)
 		return RC_EXISTS;
 	}
 	if (err == ENOENT) {
-		errmsg("create: %s vanished; was the ramdisk module unloaded?",
-		       configfs_root());
+		errmsg("create: %s vanished; was the ramdisk module unloaded?", configfs_root());
 		return RC_NO_MODULE;
 	}
 	return report_errno(err, "create: %s", name);
@@ -266,15 +248,13 @@ static int write_attr(const char *name, const char *attr, const char *value)
 		return RC_OK;
 	err = errno;
 	if (err == EINVAL)
-		errmsg("create: %s: the module refused %s=%s (dmesg says why)",
-		       name, attr, value);
+		errmsg("create: %s: the module refused %s=%s (dmesg says why)", name, attr, value);
 	else if (err == ENOENT)
 		errmsg("create: %s: no %s attribute; is this the ramdisk "
 		       "module of this tool's version?",
 		       name, attr);
 	else
-		report_errno(err, "create: %s: setting %s=%s", name, attr,
-			     value);
+		report_errno(err, "create: %s: setting %s=%s", name, attr, value);
 	return err == ENOENT ? RC_ERROR : rc_from_errno(err);
 }
 
@@ -320,8 +300,7 @@ static int power_on(const char *name, int *index)
 		return rc;
 	path_fmt(path, sizeof(path), "%s/%s/index", configfs_root(), name);
 	if (sysfs_read_s64(path, &v) || v < 0 || v > INT_MAX) {
-		errmsg("create: %s: powered on but its index is unreadable",
-		       name);
+		errmsg("create: %s: powered on but its index is unreadable", name);
 		return RC_ERROR;
 	}
 	*index = (int)v;

@@ -69,8 +69,7 @@ static bool exists(const char *path)
 
 static void stat_path(char *buf, size_t len, int index, const char *file)
 {
-	path_fmt(buf, len, "%s/block/ramdisk%d/ramdisk/%s", sysfs_root(), index,
-		 file);
+	path_fmt(buf, len, "%s/block/ramdisk%d/ramdisk/%s", sysfs_root(), index, file);
 }
 
 /* Statistics of a powered device; missing files stay unknown. */
@@ -91,11 +90,9 @@ static void load_stats(struct rd_device *d)
 	stat_path(path, sizeof(path), d->index, "writes");
 	d->has_writes = !sysfs_read_u64_pair(path, &d->writes, &d->write_bytes);
 	stat_path(path, sizeof(path), d->index, "discards");
-	d->has_discards =
-		!sysfs_read_u64_pair(path, &d->discards, &d->discard_bytes);
+	d->has_discards = !sysfs_read_u64_pair(path, &d->discards, &d->discard_bytes);
 	stat_path(path, sizeof(path), d->index, "write_zeroes");
-	d->has_write_zeroes = !sysfs_read_u64_pair(path, &d->write_zeroes,
-						   &d->write_zeroes_bytes);
+	d->has_write_zeroes = !sysfs_read_u64_pair(path, &d->write_zeroes, &d->write_zeroes_bytes);
 	stat_path(path, sizeof(path), d->index, "flushes");
 	d->has_flushes = !sysfs_read_u64(path, &d->flushes);
 	stat_path(path, sizeof(path), d->index, "alloc_failures");
@@ -107,8 +104,7 @@ static void load_stats(struct rd_device *d)
 	}
 }
 
-static void config_path(char *buf, size_t len, const char *name,
-			const char *attr)
+static void config_path(char *buf, size_t len, const char *name, const char *attr)
 {
 	path_fmt(buf, len, "%s/%s/%s", configfs_root(), name, attr);
 }
@@ -119,7 +115,7 @@ int rd_load_configured(struct rd_device *d, const char *name)
 	int64_t index = -1;
 
 	rd_device_init(d);
-	if (strlen(name) > RD_NAME_MAX) {
+	if (strlen(name) >= sizeof(d->name)) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
@@ -148,7 +144,7 @@ int rd_load_configured(struct rd_device *d, const char *name)
 
 int rd_load_index(struct rd_device *d, int index)
 {
-	char path[PATH_MAX], name[RD_NAME_MAX + 2];
+	char path[PATH_MAX], name[RD_NAME_BUF];
 	uint64_t sectors;
 
 	rd_device_init(d);
@@ -160,18 +156,15 @@ int rd_load_index(struct rd_device *d, int index)
 
 	/* A load-time device: the block layer knows its shape. */
 	d->index = index;
-	path_fmt(path, sizeof(path), "%s/block/ramdisk%d/size", sysfs_root(),
-		 index);
+	path_fmt(path, sizeof(path), "%s/block/ramdisk%d/size", sysfs_root(), index);
 	if (!sysfs_read_u64(path, &sectors) && sectors <= UINT64_MAX / 512) {
 		d->size = sectors * 512;
 		d->has_size = true;
 	}
-	path_fmt(path, sizeof(path),
-		 "%s/block/ramdisk%d/queue/logical_block_size", sysfs_root(),
+	path_fmt(path, sizeof(path), "%s/block/ramdisk%d/queue/logical_block_size", sysfs_root(),
 		 index);
 	d->has_block_size = !sysfs_read_u64(path, &d->block_size);
-	path_fmt(path, sizeof(path), "%s/module/ramdisk/parameters/max_part",
-		 sysfs_root());
+	path_fmt(path, sizeof(path), "%s/module/ramdisk/parameters/max_part", sysfs_root());
 	d->has_max_part = !sysfs_read_s64(path, &d->max_part);
 	load_stats(d);
 	return 0;
@@ -184,8 +177,7 @@ int rd_resolve(const char *arg, struct rd_device *d)
 	if (index >= 0 && !rd_load_index(d, index))
 		return RC_OK;
 	/* A configuration may itself be called "ramdisk7"; try the name. */
-	if (*arg && !strchr(arg, '/') && *arg != '.' &&
-	    !rd_load_configured(d, arg))
+	if (*arg && !strchr(arg, '/') && *arg != '.' && !rd_load_configured(d, arg))
 		return RC_OK;
 	if (errno == EACCES)
 		return report_errno(errno, "%s", arg);
@@ -204,8 +196,7 @@ static int compare_devices(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static int append(struct rd_device **list, size_t *count, size_t *cap,
-		  const struct rd_device *d)
+static int append(struct rd_device **list, size_t *count, size_t *cap, const struct rd_device *d)
 {
 	if (*count == *cap) {
 		size_t ncap = *cap ? *cap * 2 : 16;
@@ -249,7 +240,7 @@ static int list_configured(struct rd_device **list, size_t *count, size_t *cap)
 /* Load-time devices: ramdiskN disks whose "name" statistic is empty. */
 static int list_load_time(struct rd_device **list, size_t *count, size_t *cap)
 {
-	char path[PATH_MAX], name[RD_NAME_MAX + 2];
+	char path[PATH_MAX], name[RD_NAME_BUF];
 	struct rd_device d;
 	struct dirent *e;
 	DIR *dir;
@@ -283,8 +274,7 @@ int rd_list_all(struct rd_device **list, size_t *count)
 
 	*list = NULL;
 	*count = 0;
-	if (list_configured(list, count, &cap) ||
-	    list_load_time(list, count, &cap)) {
+	if (list_configured(list, count, &cap) || list_load_time(list, count, &cap)) {
 		free(*list);
 		*list = NULL;
 		return -1;

@@ -10,8 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-static void field(const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+static void field(const char *key, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void field(const char *key, const char *fmt, ...)
 {
@@ -42,16 +41,15 @@ static void bytes_field(const char *key, bool known, uint64_t v)
 		field(key, "%" PRIu64 " (%s)", v, size_format(v, h, sizeof(h)));
 }
 
-static void io_field(const char *key, bool known, uint64_t count,
-		     uint64_t bytes)
+static void io_field(const char *key, bool known, uint64_t count, uint64_t bytes)
 {
 	char h[SIZE_STR_MAX];
 
 	if (!known)
 		unknown(key);
 	else
-		field(key, "%" PRIu64 " bios, %" PRIu64 " bytes (%s)", count,
-		      bytes, size_format(bytes, h, sizeof(h)));
+		field(key, "%" PRIu64 " bios, %" PRIu64 " bytes (%s)", count, bytes,
+		      size_format(bytes, h, sizeof(h)));
 }
 
 static void print_info(const struct rd_device *d)
@@ -59,8 +57,7 @@ static void print_info(const struct rd_device *d)
 	char dev[32], h[SIZE_STR_MAX];
 
 	field("device:", "%s",
-	      d->index < 0 ? "none (powered off)" :
-			     rd_devpath(d, dev, sizeof(dev)));
+	      d->index < 0 ? "none (powered off)" : rd_devpath(d, dev, sizeof(dev)));
 	field("name:", "%s", d->configured ? d->name : "(made at module load)");
 	bytes_field("size:", d->has_size, d->size);
 	if (d->has_block_size)
@@ -87,16 +84,14 @@ static void print_info(const struct rd_device *d)
 		return;
 	}
 	if (d->has_allocated)
-		field("allocated:", "%" PRIu64 " pages, %" PRIu64 " bytes (%s)",
-		      d->allocated_pages, d->allocated_bytes,
-		      size_format(d->allocated_bytes, h, sizeof(h)));
+		field("allocated:", "%" PRIu64 " pages, %" PRIu64 " bytes (%s)", d->allocated_pages,
+		      d->allocated_bytes, size_format(d->allocated_bytes, h, sizeof(h)));
 	else
 		unknown("allocated:");
 	io_field("reads:", d->has_reads, d->reads, d->read_bytes);
 	io_field("writes:", d->has_writes, d->writes, d->write_bytes);
 	io_field("discards:", d->has_discards, d->discards, d->discard_bytes);
-	io_field("write_zeroes:", d->has_write_zeroes, d->write_zeroes,
-		 d->write_zeroes_bytes);
+	io_field("write_zeroes:", d->has_write_zeroes, d->write_zeroes, d->write_zeroes_bytes);
 	if (d->has_flushes)
 		field("flushes:", "%" PRIu64, d->flushes);
 	else

@@ -13,8 +13,7 @@
 #include <stdlib.h>
 
 /* Human sizes for people; "none" reads better than "0" for no limit. */
-static const char *human(bool known, uint64_t v, bool zero_is_none, char *buf,
-			 size_t len)
+static const char *human(bool known, uint64_t v, bool zero_is_none, char *buf, size_t len)
 {
 	if (!known)
 		return "-";
@@ -25,8 +24,8 @@ static const char *human(bool known, uint64_t v, bool zero_is_none, char *buf,
 
 static int add_human_row(struct table *t, const struct rd_device *d)
 {
-	char dev[32], size[SIZE_STR_MAX], limit[SIZE_STR_MAX],
-		used[SIZE_STR_MAX], block[24], parts[24];
+	char dev[32], size[SIZE_STR_MAX], limit[SIZE_STR_MAX], used[SIZE_STR_MAX], block[24],
+		parts[24];
 
 	snprintf(block, sizeof(block), "%" PRIu64, d->block_size);
 	snprintf(parts, sizeof(parts), "%" PRId64, d->max_part);
@@ -36,10 +35,8 @@ static int add_human_row(struct table *t, const struct rd_device *d)
 		human(d->has_size, d->size, false, size, sizeof(size)),
 		d->has_block_size ? block : "-",
 		d->has_max_part ? parts : "-",
-		human(d->has_mem_limit, d->mem_limit, true, limit,
-		      sizeof(limit)),
-		human(d->has_allocated, d->allocated_bytes, false, used,
-		      sizeof(used)),
+		human(d->has_mem_limit, d->mem_limit, true, limit, sizeof(limit)),
+		human(d->has_allocated, d->allocated_bytes, false, used, sizeof(used)),
 	};
 	return table_add_row(t, cells);
 }
@@ -50,9 +47,8 @@ static int print_human(const struct rd_device *list, size_t count)
 		const char *name;
 		int kind;
 	} cols[] = {
-		{ "DEVICE", TABLE_TEXT },  { "NAME", TABLE_TEXT },
-		{ "SIZE", TABLE_NUMBER },  { "BLOCK", TABLE_NUMBER },
-		{ "PARTS", TABLE_NUMBER }, { "MEM_LIMIT", TABLE_NUMBER },
+		{ "DEVICE", TABLE_TEXT },  { "NAME", TABLE_TEXT },    { "SIZE", TABLE_NUMBER },
+		{ "BLOCK", TABLE_NUMBER }, { "PARTS", TABLE_NUMBER }, { "MEM_LIMIT", TABLE_NUMBER },
 		{ "USED", TABLE_NUMBER },
 	};
 	struct table *t = table_new();
@@ -82,15 +78,13 @@ struct json_field {
 	size_t value, known; /* offsets; known == 0: always known */
 };
 
-#define U64(key, field, known)                                 \
-	{                                                      \
-		key, F_U64, offsetof(struct rd_device, field), \
-			offsetof(struct rd_device, known)      \
+#define U64(key, field, known)                                                                   \
+	{                                                                                        \
+		key, F_U64, offsetof(struct rd_device, field), offsetof(struct rd_device, known) \
 	}
-#define S64(key, field, known)                                 \
-	{                                                      \
-		key, F_S64, offsetof(struct rd_device, field), \
-			offsetof(struct rd_device, known)      \
+#define S64(key, field, known)                                                                   \
+	{                                                                                        \
+		key, F_S64, offsetof(struct rd_device, field), offsetof(struct rd_device, known) \
 	}
 
 static const struct json_field json_fields[] = {
@@ -121,10 +115,8 @@ static int add_json_row(struct table *t, const struct rd_device *d)
 	char dev[32];
 
 	if (table_row_begin(t) || table_cell(t, "%s", d->name) ||
-	    table_cell(t, "%s",
-		       d->index < 0 ? "" : rd_devpath(d, dev, sizeof(dev))) ||
-	    table_cell(t, "%d", d->index) ||
-	    table_cell(t, "%d", d->configured ? 0 : 1))
+	    table_cell(t, "%s", d->index < 0 ? "" : rd_devpath(d, dev, sizeof(dev))) ||
+	    table_cell(t, "%d", d->index) || table_cell(t, "%d", d->configured ? 0 : 1))
 		return -1;
 	for (size_t i = 0; i < NR_JSON_FIELDS; i++) {
 		const struct json_field *f = &json_fields[i];
@@ -133,11 +125,9 @@ static int add_json_row(struct table *t, const struct rd_device *d)
 		if (!*(const bool *)(base + f->known))
 			rc = table_cell(t, "-");
 		else if (f->type == F_U64)
-			rc = table_cell(t, "%" PRIu64,
-					*(const uint64_t *)(base + f->value));
+			rc = table_cell(t, "%" PRIu64, *(const uint64_t *)(base + f->value));
 		else
-			rc = table_cell(t, "%" PRId64,
-					*(const int64_t *)(base + f->value));
+			rc = table_cell(t, "%" PRId64, *(const int64_t *)(base + f->value));
 		if (rc)
 			return -1;
 	}
@@ -190,8 +180,7 @@ int cmd_list(int argc, char **argv)
 			return option_error("list", argv, opt);
 	}
 	if (optind < argc)
-		return usage_error("list", "unexpected argument '%s'",
-				   argv[optind]);
+		return usage_error("list", "unexpected argument '%s'", argv[optind]);
 	if ((rc = require_module()))
 		return rc;
 	if (rd_list_all(&list, &count))

@@ -52,23 +52,22 @@ static const char overview[] =
 	"Create, remove and inspect RAM-backed block devices (/dev/ramdiskN)\n"
 	"of the ramdisk kernel module.\n";
 
-static const char trailer[] =
-	"DEV is ramdiskN or /dev/ramdiskN; NAME is a configuration name.\n"
-	"SIZE takes K, M, G or T (base 1024), e.g. 64M, 1.5G, 4KiB.\n"
-	"\n"
-	"Exit status:\n"
-	"    0  success\n"
-	"    1  other error\n"
-	"    2  bad usage or invalid value (bad size, block size, ...)\n"
-	"    3  the ramdisk module is not loaded\n"
-	"    4  a configuration with that name already exists\n"
-	"    5  the device is busy (open or mounted)\n"
-	"    6  permission denied (not root)\n"
-	"    7  no such device\n"
-	"\n"
-	"RAMDISKCTL_CONFIGFS and RAMDISKCTL_SYSFS, when set, replace\n"
-	"/sys/kernel/config/ramdisk and /sys (for tests).\n"
-	"See ramdiskctl(8).\n";
+static const char trailer[] = "DEV is ramdiskN or /dev/ramdiskN; NAME is a configuration name.\n"
+			      "SIZE takes K, M, G or T (base 1024), e.g. 64M, 1.5G, 4KiB.\n"
+			      "\n"
+			      "Exit status:\n"
+			      "    0  success\n"
+			      "    1  other error\n"
+			      "    2  bad usage or invalid value (bad size, block size, ...)\n"
+			      "    3  the ramdisk module is not loaded\n"
+			      "    4  a configuration with that name already exists\n"
+			      "    5  the device is busy (open or mounted)\n"
+			      "    6  permission denied (not root)\n"
+			      "    7  no such device\n"
+			      "\n"
+			      "RAMDISKCTL_CONFIGFS and RAMDISKCTL_SYSFS, when set, replace\n"
+			      "/sys/kernel/config/ramdisk and /sys (for tests).\n"
+			      "See ramdiskctl(8).\n";
 
 static const struct command *find_command(const char *name)
 {
@@ -80,8 +79,8 @@ static const struct command *find_command(const char *name)
 
 static void print_overview(FILE *out)
 {
-	fprintf(out, "Usage: %s COMMAND [OPTIONS] [ARGS]\n\n%s\nCommands:\n",
-		die_progname(), overview);
+	fprintf(out, "Usage: %s COMMAND [OPTIONS] [ARGS]\n\n%s\nCommands:\n", die_progname(),
+		overview);
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		fprintf(out, "  %s", commands[i].help);
 	fprintf(out, "  help [COMMAND]\n    This text, or one command's.\n");
@@ -108,8 +107,7 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (cmd)
-		errmsg("%s: %s (see %s %s --help)", cmd, msg, die_progname(),
-		       cmd);
+		errmsg("%s: %s (see %s %s --help)", cmd, msg, die_progname(), cmd);
 	else
 		errmsg("%s (see %s --help)", msg, die_progname());
 	return RC_USAGE;
@@ -152,8 +150,7 @@ int main(int argc, char **argv)
 		if (argc > 3)
 			return usage_error("help", "too many arguments");
 		if (argc == 3 && !find_command(argv[2]))
-			return usage_error(NULL, "unknown command '%s'",
-					   argv[2]);
+			return usage_error(NULL, "unknown command '%s'", argv[2]);
 		return finish(command_help(argc == 3 ? argv[2] : NULL));
 	}
 	c = find_command(argv[1]);

@@ -86,8 +86,7 @@ bool module_supports(const char *attr)
 	/* A module without the list predates it: assume the base set. */
 	if (sysfs_read_line(path, features, sizeof(features)))
 		return true;
-	for (tok = strtok_r(features, ", ", &save); tok;
-	     tok = strtok_r(NULL, ", ", &save))
+	for (tok = strtok_r(features, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save))
 		if (!strcmp(tok, attr))
 			return true;
 	return false;

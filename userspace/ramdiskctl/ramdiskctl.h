@@ -24,6 +24,8 @@ enum rc {
 
 /* Longest configuration name create accepts (configfs allows more). */
 #define RD_NAME_MAX 64
+/* Longest name read back: whatever mkdir(2) could have made. */
+#define RD_NAME_BUF 256
 
 /*
  * Everything known about one device or configuration. Fields that could
@@ -31,7 +33,7 @@ enum rc {
  * older module lacking an attribute still lists.
  */
 struct rd_device {
-	char name[RD_NAME_MAX + 1]; /* configfs name; "" for load-time */
+	char name[RD_NAME_BUF]; /* configfs name; "" for load-time */
 	bool configured; /* has a configfs directory */
 	int index; /* N of /dev/ramdiskN; -1 when powered off */
 
@@ -57,8 +59,7 @@ struct rd_device {
 const char *configfs_root(void);
 const char *sysfs_root(void);
 /* snprintf into a PATH_MAX buffer; exits on truncation (never happens). */
-void path_fmt(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+void path_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* RC_OK when the configfs tree is there; else say why, RC_NO_MODULE. */
 int require_module(void);
 /* Whether the comma-separated configfs "features" list names attr. */
@@ -67,8 +68,7 @@ bool module_supports(const char *attr);
 /* errors.c: one exit status per errno, and the matching message. */
 int rc_from_errno(int err);
 /* "prog: what: reason" for err, with advice for EACCES/EBUSY/ENOENT. */
-int report_errno(int err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+int report_errno(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* device.c: reading devices and configurations. */
 void rd_device_init(struct rd_device *d);
@@ -95,8 +95,7 @@ const char *rd_devpath(const struct rd_device *d, char *buf, size_t len);
 /* Print a command's help (or the whole help for NULL) to stdout. */
 int command_help(const char *cmd);
 /* "prog: cmd: message (see prog cmd --help)"; returns RC_USAGE. */
-int usage_error(const char *cmd, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Report what getopt_long() returned '?' or ':' for; returns RC_USAGE. */
 int option_error(const char *cmd, char **argv, int opt);
 

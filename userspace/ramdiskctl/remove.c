@@ -61,8 +61,7 @@ static int remove_one(const char *arg)
 		return report_errno(errno, "remove: %s: reading power", d.name);
 	if (strcmp(power, "0") && power_off(path)) {
 		if (errno == EBUSY) {
-			errmsg("remove: %s (%s) is busy: open or mounted",
-			       d.name, dev);
+			errmsg("remove: %s (%s) is busy: open or mounted", d.name, dev);
 			return RC_BUSY;
 		}
 		return report_errno(errno, "remove: %s: powering off", d.name);
@@ -71,8 +70,7 @@ static int remove_one(const char *arg)
 	path_fmt(path, sizeof(path), "%s/%s", configfs_root(), d.name);
 	if (rmdir(path)) {
 		if (errno == ENOENT) {
-			errmsg("remove: %s: removed by someone else meanwhile",
-			       d.name);
+			errmsg("remove: %s: removed by someone else meanwhile", d.name);
 			return RC_NO_DEVICE;
 		}
 		return report_errno(errno, "remove: %s", d.name);
