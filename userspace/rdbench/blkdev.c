@@ -56,12 +56,10 @@ const char *fs_signature(const unsigned char *buf, size_t len)
 
 		/* FAT's name fields count only on a boot sector */
 		if (m->offset == 0x36 || m->offset == 0x52) {
-			if (len < 0x200 || buf[0x1fe] != 0x55 ||
-			    buf[0x1ff] != 0xaa)
+			if (len < 0x200 || buf[0x1fe] != 0x55 || buf[0x1ff] != 0xaa)
 				continue;
 		}
-		if (m->offset + m->len <= len &&
-		    !memcmp(buf + m->offset, m->bytes, m->len))
+		if (m->offset + m->len <= len && !memcmp(buf + m->offset, m->bytes, m->len))
 			return m->name;
 	}
 	return NULL;
@@ -106,12 +104,10 @@ static dev_t whole_disk(dev_t dev)
 	char path[96];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/partition",
-		 major(dev), minor(dev));
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/partition", major(dev), minor(dev));
 	if (access(path, F_OK))
 		return dev;
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/../dev", major(dev),
-		 minor(dev));
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/../dev", major(dev), minor(dev));
 	f = fopen(path, "re");
 	if (!f)
 		return dev;

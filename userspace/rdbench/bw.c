@@ -48,8 +48,7 @@ static int bw_set(void *cfg, int opt, const char *arg)
 
 	switch (opt) {
 	case OPT_BS:
-		if (parse_size_list("--bs", arg, b->bs, MAX_BLOCK_SIZES,
-				    &b->nbs))
+		if (parse_size_list("--bs", arg, b->bs, MAX_BLOCK_SIZES, &b->nbs))
 			return -1;
 		for (size_t i = 0; i < b->nbs; i++) {
 			if (!b->bs[i] || b->bs[i] > (64u << 20)) {
@@ -102,12 +101,12 @@ static int open_data(const struct pass *p, enum op op)
 		flags |= O_WRONLY;
 	else
 		/* a fresh file each pass: the write allocates, as usual */
-		flags |= O_WRONLY | O_TRUNC;
+		flags |= O_WRONLY | O_CREAT | O_TRUNC;
 	if (p->t->kind == TARGET_BLOCKDEV)
 		flags |= O_EXCL;
 	if (p->cfg->direct)
 		flags |= O_DIRECT;
-	return open(p->t->datapath, flags);
+	return open(p->t->datapath, flags, 0600);
 }
 
 /* Time one sequential pass; 0 with *seconds, or -1 after a message. */
@@ -182,13 +181,6 @@ static int run_block_size(const struct common *c, const struct bw_config *cfg,
 		struct pass p = { &c->targets[i], cfg, sizes[i], bs, buf };
 		uint64_t bytes = sizes[i] / bs * bs;
 
-		if (bytes == 0) {
-			errmsg("%s: --size %llu is smaller than --bs %llu",
-			       p.t->path, (unsigned long long)sizes[i],
-			       (unsigned long long)bs);
-			free(buf);
-			return -1;
-		}
 		for (unsigned int r = 0; r < c->runs; r++) {
 			for (int op = 0; op < OPS; op++) {
 				double s;
@@ -197,24 +189,21 @@ static int run_block_size(const struct common *c, const struct bw_config *cfg,
 					free(buf);
 					return -1;
 				}
-				mibs[(i * OPS + op) * c->runs + r] =
-					bytes / 1048576.0 / s;
+				mibs[(i * OPS + op) * c->runs + r] = bytes / 1048576.0 / s;
 			}
 			progress(c,
 				 "bw %s bs %llu run %u/%u: write %.0f MiB/s, "
 				 "read %.0f MiB/s",
-				 p.t->label, (unsigned long long)bs, r + 1,
-				 c->runs, mibs[(i * OPS) * c->runs + r],
-				 mibs[(i * OPS + 1) * c->runs + r]);
+				 p.t->label, (unsigned long long)bs, r + 1, c->runs,
+				 mibs[(i * OPS) * c->runs + r], mibs[(i * OPS + 1) * c->runs + r]);
 		}
 	}
 	free(buf);
 	return 0;
 }
 
-static void add_rows(struct table *table, const struct common *c,
-		     const struct bw_config *cfg, const uint64_t *sizes,
-		     uint64_t bs, const double *mibs)
+static void add_rows(struct table *table, const struct common *c, const struct bw_config *cfg,
+		     const uint64_t *sizes, uint64_t bs, const double *mibs)
 {
 	char label[32];
 
@@ -230,12 +219,10 @@ static void add_rows(struct table *table, const struct common *c,
 			table_cell(table, "%s", op_names[op]);
 			table_cell(table, "%s", label);
 			table_cell(table, "%llu", (unsigned long long)bs);
-			table_cell(table, "%llu",
-				   (unsigned long long)(sizes[i] / bs * bs));
+			table_cell(table, "%llu", (unsigned long long)(sizes[i] / bs * bs));
 			table_cell(table, "%s", cfg->direct ? "yes" : "no");
-			report_stat_cells(table, c,
-					  mibs + (i * OPS + op) * c->runs,
-					  c->runs, "%.0f");
+			report_stat_cells(table, c, mibs + (i * OPS + op) * c->runs, c->runs,
+					  "%.0f");
 		}
 	}
 }
@@ -275,6 +262,15 @@ int bw_main(int argc, char **argv)
 			goto out_cleanup;
 		if (!sizes[i])
 			sizes[i] = 256 << 20;
+		for (size_t b = 0; b < cfg.nbs; b++) {
+			if (sizes[i] < cfg.bs[b]) {
+				errmsg("%s: --size %llu is smaller than --bs "
+				       "%llu",
+				       c.targets[i].path, (unsigned long long)sizes[i],
+				       (unsigned long long)cfg.bs[b]);
+				goto out_cleanup;
+			}
+		}
 	}
 	ret = EXIT_RUN_FAILED;
 	table = new_table(&c);

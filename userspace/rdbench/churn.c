@@ -78,8 +78,7 @@ static int churn_set(void *cfg, int opt, const char *arg)
 		return 0;
 	case OPT_ROUNDS:
 		cc->rounds_set = true;
-		return parse_unsigned("--rounds", arg, 1, 100000000,
-				      &cc->rounds);
+		return parse_unsigned("--rounds", arg, 1, 100000000, &cc->rounds);
 	case OPT_SYNC:
 		cc->sync = true;
 		return 0;
@@ -89,8 +88,7 @@ static int churn_set(void *cfg, int opt, const char *arg)
 
 enum phase { PHASE_WRITE, PHASE_READ, PHASE_DELETE, PHASE_TOTAL, PHASES };
 
-static const char *const phase_names[PHASES] = { "write_s", "read_s",
-						 "delete_s", "total_s" };
+static const char *const phase_names[PHASES] = { "write_s", "read_s", "delete_s", "total_s" };
 
 struct churn_run {
 	const struct target *t;
@@ -117,20 +115,16 @@ static int write_files(struct churn_run *run)
 			return -1;
 		len = snprintf(name, sizeof(name), "%lu", i);
 		/* the seed loop removed a stale file before writing */
-		if (!faccessat(run->dirfd, name, F_OK, 0) &&
-		    unlinkat(run->dirfd, name, 0))
+		if (!faccessat(run->dirfd, name, F_OK, 0) && unlinkat(run->dirfd, name, 0))
 			return fail(run, "remove stale", i);
-		fd = openat(run->dirfd, name,
-			    O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		fd = openat(run->dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (fd < 0)
 			return fail(run, "create", i);
 		/* each file starts with its number, as in the queue seed */
 		if (run->cfg->size)
 			memcpy(run->data, name,
-			       (uint64_t)len < run->cfg->size ? (size_t)len :
-								run->cfg->size);
-		if (write_full(fd, run->data, run->cfg->size) ||
-		    (run->cfg->sync && fsync(fd))) {
+			       (uint64_t)len < run->cfg->size ? (size_t)len : run->cfg->size);
+		if (write_full(fd, run->data, run->cfg->size) || (run->cfg->sync && fsync(fd))) {
 			close(fd);
 			return fail(run, "write", i);
 		}
@@ -183,8 +177,7 @@ static int delete_files(struct churn_run *run)
 /* One run: every round's phases, summed per phase. */
 static int churn_once(struct churn_run *run, double seconds[PHASES])
 {
-	int (*const steps[3])(struct churn_run *) = { write_files, read_files,
-						      delete_files };
+	int (*const steps[3])(struct churn_run *) = { write_files, read_files, delete_files };
 	uint64_t begin = now_ns();
 
 	for (int p = 0; p < PHASES; p++)
@@ -219,8 +212,8 @@ static struct table *new_table(const struct common *c)
 	return t;
 }
 
-static int run_target(struct table *table, const struct target *t,
-		      const struct churn_config *cfg, const struct common *c)
+static int run_target(struct table *table, const struct target *t, const struct churn_config *cfg,
+		      const struct common *c)
 {
 	struct churn_run run = { .t = t, .cfg = cfg };
 	double *seconds[PHASES] = { NULL };
@@ -231,8 +224,8 @@ static int run_target(struct table *table, const struct target *t,
 	run.readbuf = malloc(cfg->size + 1);
 	for (int p = 0; p < PHASES; p++)
 		seconds[p] = calloc(c->runs, sizeof(double));
-	if (!run.data || !run.readbuf || !seconds[PHASES - 1] || !seconds[0] ||
-	    !seconds[1] || !seconds[2])
+	if (!run.data || !run.readbuf || !seconds[PHASES - 1] || !seconds[0] || !seconds[1] ||
+	    !seconds[2])
 		die_errno(EXIT_RUN_FAILED, "out of memory");
 	for (uint64_t i = 0; i < cfg->size + 4; i += 4)
 		memcpy(run.data + i, "text", 4);
@@ -295,8 +288,7 @@ static int apply_preset(struct churn_config *cfg, struct common *c)
 			c->runs = p->runs;
 		return 0;
 	}
-	errmsg("--preset: unknown preset '%s' (transient or queue)",
-	       cfg->preset);
+	errmsg("--preset: unknown preset '%s' (transient or queue)", cfg->preset);
 	return -1;
 }
 

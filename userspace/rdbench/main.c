@@ -87,8 +87,7 @@ static void print_timer_note(FILE *out)
 static void usage_all(FILE *out)
 {
 	fprintf(out, "Usage: rdbench COMMAND [OPTIONS] TARGET...\n\n");
-	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]);
-	     i++)
+	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
 		fprintf(out, "  rdbench %s\n", subcommands[i].synopsis);
 	fprintf(out, "\n%s", common_help);
 	fprintf(out, "\nSee rdbench COMMAND --help and rdbench(1).\n");
@@ -96,8 +95,7 @@ static void usage_all(FILE *out)
 
 static const struct subcommand *find_subcommand(const char *name)
 {
-	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]);
-	     i++)
+	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
 		if (!strcmp(subcommands[i].name, name))
 			return &subcommands[i];
 	return NULL;
@@ -107,8 +105,7 @@ static void usage_subcommand(const char *cmd, FILE *out)
 {
 	const struct subcommand *s = find_subcommand(cmd);
 
-	fprintf(out, "Usage: rdbench %s\n\n%s\n%s", s->synopsis, s->options,
-		common_help);
+	fprintf(out, "Usage: rdbench %s\n\n%s\n%s", s->synopsis, s->options, common_help);
 	print_timer_note(out);
 }
 
@@ -136,18 +133,16 @@ static const struct option common_options[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
 };
 
-int parse_unsigned(const char *opt, const char *arg, unsigned long min,
-		   unsigned long max, unsigned long *out)
+int parse_unsigned(const char *opt, const char *arg, unsigned long min, unsigned long max,
+		   unsigned long *out)
 {
 	unsigned long v;
 	char *end;
 
 	errno = 0;
 	v = strtoul(arg, &end, 10);
-	if (arg[0] < '0' || arg[0] > '9' || *end || errno || v < min ||
-	    v > max) {
-		errmsg("%s: '%s' is not a whole number from %lu to %lu", opt,
-		       arg, min, max);
+	if (arg[0] < '0' || arg[0] > '9' || *end || errno || v < min || v > max) {
+		errmsg("%s: '%s' is not a whole number from %lu to %lu", opt, arg, min, max);
 		return -1;
 	}
 	*out = v;
@@ -159,15 +154,14 @@ int parse_size_arg(const char *opt, const char *arg, uint64_t *out)
 	const char *why = NULL;
 
 	if (size_parse(arg, out, &why)) {
-		errmsg("%s: '%s' is not a size (%s); use e.g. 4096, 4k, 1M",
-		       opt, arg, why ? why : "invalid");
+		errmsg("%s: '%s' is not a size (%s); use e.g. 4096, 4k, 1M", opt, arg,
+		       why ? why : "invalid");
 		return -1;
 	}
 	return 0;
 }
 
-int parse_size_list(const char *opt, const char *arg, uint64_t *out, size_t max,
-		    size_t *n)
+int parse_size_list(const char *opt, const char *arg, uint64_t *out, size_t max, size_t *n)
 {
 	const char *p = arg;
 
@@ -177,8 +171,7 @@ int parse_size_list(const char *opt, const char *arg, uint64_t *out, size_t max,
 		char item[64];
 
 		if (!len || len >= sizeof(item)) {
-			errmsg("%s: '%s' is not a comma-separated list of sizes",
-			       opt, arg);
+			errmsg("%s: '%s' is not a comma-separated list of sizes", opt, arg);
 			return -1;
 		}
 		if (*n == max) {
@@ -246,8 +239,7 @@ static int add_target(struct common *c, const char *arg, const char *label)
 
 static struct option *merge_options(const struct option *sub)
 {
-	size_t nsub = 0,
-	       ncommon = sizeof(common_options) / sizeof(common_options[0]);
+	size_t nsub = 0, ncommon = sizeof(common_options) / sizeof(common_options[0]);
 	struct option *all;
 
 	while (sub && sub[nsub].name)
@@ -265,8 +257,8 @@ static struct option *merge_options(const struct option *sub)
  * Options and targets are taken in order, so "--label A dir1 --label B
  * dir2" names each directory; "--" ends the options.
  */
-int parse_command_line(int argc, char **argv, const char *cmd,
-		       const struct subcommand_options *sub, struct common *c)
+int parse_command_line(int argc, char **argv, const char *cmd, const struct subcommand_options *sub,
+		       struct common *c)
 {
 	struct option *opts = merge_options(sub->longopts);
 	const char *label = NULL;
@@ -277,14 +269,14 @@ int parse_command_line(int argc, char **argv, const char *cmd,
 	memset(c, 0, sizeof(*c));
 	c->runs = 3;
 	optind = 1;
-	opterr = 1;
+	/* our own one-line messages, naming rdbench rather than argv[0] */
+	opterr = 0;
 	for (;;) {
 		int before = optind;
-		int opt = getopt_long(argc, argv, "+h", opts, NULL);
+		int opt = getopt_long(argc, argv, "+:h", opts, NULL);
 
 		if (opt == -1) {
-			bool rest = optind > before &&
-				    !strcmp(argv[optind - 1], "--");
+			bool rest = optind > before && !strcmp(argv[optind - 1], "--");
 
 			if (optind >= argc)
 				break;
@@ -310,8 +302,7 @@ int parse_command_line(int argc, char **argv, const char *cmd,
 			break;
 		case OPT_LABEL:
 			if (label) {
-				errmsg("--label %s: no target after --label %s",
-				       optarg, label);
+				errmsg("--label %s: no target after --label %s", optarg, label);
 				goto out_free;
 			}
 			if (!*optarg) {
@@ -337,7 +328,11 @@ int parse_command_line(int argc, char **argv, const char *cmd,
 			usage_subcommand(cmd, stdout);
 			exit(0);
 		case '?':
-			errmsg("see 'rdbench %s --help'", cmd);
+			errmsg("%s: unknown option %s; see 'rdbench %s --help'", cmd,
+			       argv[optind - 1], cmd);
+			goto out_free;
+		case ':':
+			errmsg("%s: option %s needs a value", cmd, argv[optind - 1]);
 			goto out_free;
 		default:
 			if (sub->set(sub->cfg, opt, optarg))
@@ -353,8 +348,7 @@ int parse_command_line(int argc, char **argv, const char *cmd,
 		goto out_free;
 	}
 	if (!c->ntargets) {
-		errmsg("%s: no target given; see 'rdbench %s --help'", cmd,
-		       cmd);
+		errmsg("%s: no target given; see 'rdbench %s --help'", cmd, cmd);
 		goto out_free;
 	}
 	c->format = json ? OUTPUT_JSON : csv ? OUTPUT_CSV : OUTPUT_HUMAN;
@@ -374,8 +368,7 @@ int main(int argc, char **argv)
 		usage_all(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
-	    !strcmp(argv[1], "help")) {
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage_all(stdout);
 		print_timer_note(stdout);
 		return 0;

@@ -63,13 +63,11 @@ static int meta_set(void *cfg, int opt, const char *arg)
 
 	switch (opt) {
 	case OPT_SIZES:
-		if (parse_size_list("--sizes", arg, m->sizes, MAX_SIZES,
-				    &m->nsizes))
+		if (parse_size_list("--sizes", arg, m->sizes, MAX_SIZES, &m->nsizes))
 			return -1;
 		for (size_t i = 0; i < m->nsizes; i++) {
 			if (m->sizes[i] > (64u << 20)) {
-				errmsg("--sizes: %s: at most 64M per file",
-				       arg);
+				errmsg("--sizes: %s: at most 64M per file", arg);
 				return -1;
 			}
 		}
@@ -77,8 +75,7 @@ static int meta_set(void *cfg, int opt, const char *arg)
 	case OPT_FILES:
 		return parse_unsigned("--files", arg, 1, 10000000, &m->files);
 	case OPT_PER_DIR:
-		return parse_unsigned("--per-dir", arg, 1, 1000000,
-				      &m->per_dir);
+		return parse_unsigned("--per-dir", arg, 1, 1000000, &m->per_dir);
 	case OPT_FSYNC:
 		m->fsync = true;
 		return 0;
@@ -87,8 +84,7 @@ static int meta_set(void *cfg, int opt, const char *arg)
 	case OPT_MIN_TIME:
 		errno = 0;
 		m->min_time = strtod(arg, &end);
-		if (errno || end == arg || *end || !(m->min_time >= 0) ||
-		    m->min_time > 3600) {
+		if (errno || end == arg || *end || !(m->min_time >= 0) || m->min_time > 3600) {
 			errmsg("--min-time: '%s' is not a number of seconds "
 			       "from 0 to 3600",
 			       arg);
@@ -130,13 +126,11 @@ static int open_subdir(struct meta_job *j, unsigned long dir)
 
 static int create_one(struct meta_job *j, int dirfd, const char *name)
 {
-	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-			0644);
+	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 
 	if (fd < 0)
 		return -1;
-	if ((j->size && write_full(fd, j->data, j->size)) ||
-	    (j->cfg->fsync && fsync(fd))) {
+	if ((j->size && write_full(fd, j->data, j->size)) || (j->cfg->fsync && fsync(fd))) {
 		int saved = errno;
 
 		close(fd);
@@ -173,8 +167,7 @@ static void *run_job(void *arg)
 			open_dir = dir;
 		}
 		snprintf(name, sizeof(name), "f%lu", i);
-		if (j->create ? create_one(j, dirfd, name) :
-				unlinkat(dirfd, name, 0)) {
+		if (j->create ? create_one(j, dirfd, name) : unlinkat(dirfd, name, 0)) {
 			job_fail(j, j->create ? "create" : "delete", i);
 			break;
 		}
@@ -185,9 +178,8 @@ static void *run_job(void *arg)
 }
 
 /* Run one phase in cfg->threads threads; its wall time, or -1. */
-static double run_phase(const struct target *t, const struct meta_config *cfg,
-			unsigned long files, uint64_t size, const char *data,
-			bool create)
+static double run_phase(const struct target *t, const struct meta_config *cfg, unsigned long files,
+			uint64_t size, const char *data, bool create)
 {
 	unsigned long nthreads = cfg->threads < files ? cfg->threads : files;
 	struct meta_job *jobs = calloc(nthreads, sizeof(*jobs));
@@ -215,8 +207,7 @@ static double run_phase(const struct target *t, const struct meta_config *cfg,
 		started = 1;
 	} else {
 		for (; started < nthreads; started++) {
-			errno = pthread_create(&tids[started], NULL, run_job,
-					       &jobs[started]);
+			errno = pthread_create(&tids[started], NULL, run_job, &jobs[started]);
 			if (errno) {
 				errmsg_errno("cannot start a thread");
 				break;
@@ -250,6 +241,8 @@ static int make_subdirs(const struct target *t, unsigned long ndirs)
 	char path[PATH_MAX];
 
 	for (unsigned long d = 0; d < ndirs; d++) {
+		if (rdbench_stop)
+			return -1;
 		snprintf(path, sizeof(path), "%s/d%lu", t->workdir, d);
 		if (mkdir(path, 0755)) {
 			errmsg_errno("cannot create %s", path);
@@ -260,9 +253,8 @@ static int make_subdirs(const struct target *t, unsigned long ndirs)
 }
 
 /* One create+delete measurement of files files; 0 or -1. */
-static int measure(const struct target *t, const struct meta_config *cfg,
-		   unsigned long files, uint64_t size, const char *data,
-		   double *create_s, double *delete_s)
+static int measure(const struct target *t, const struct meta_config *cfg, unsigned long files,
+		   uint64_t size, const char *data, double *create_s, double *delete_s)
 {
 	unsigned long ndirs = (files + cfg->per_dir - 1) / cfg->per_dir;
 
@@ -282,9 +274,8 @@ out_remove:
 }
 
 /* Grow the count until the create phase lasts cfg->min_time. */
-static int calibrate(const struct target *t, const struct meta_config *cfg,
-		     uint64_t size, const char *data, const struct common *c,
-		     unsigned long *files)
+static int calibrate(const struct target *t, const struct meta_config *cfg, uint64_t size,
+		     const char *data, const struct common *c, unsigned long *files)
 {
 	unsigned long cap = MAX_AUTO_FILES, n = FIRST_AUTO_FILES;
 	double create_s, delete_s;
@@ -298,14 +289,12 @@ static int calibrate(const struct target *t, const struct meta_config *cfg,
 	for (;;) {
 		if (measure(t, cfg, n, size, data, &create_s, &delete_s))
 			return -1;
-		progress(c, "meta %s: %lu files take %.3f s to create",
-			 t->label, n, create_s);
+		progress(c, "meta %s: %lu files take %.3f s to create", t->label, n, create_s);
 		if (create_s >= cfg->min_time || n >= cap)
 			break;
 		/* aim a little past the goal, at least doubling */
 		if (create_s > 0 && cfg->min_time / create_s * 1.2 > 2)
-			n = (unsigned long)(n *
-					    (cfg->min_time / create_s * 1.2));
+			n = (unsigned long)(n * (cfg->min_time / create_s * 1.2));
 		else
 			n *= 2;
 		if (n > cap)
@@ -332,8 +321,7 @@ static struct table *new_table(const struct common *c)
 }
 
 static int run_target_size(struct table *table, const struct target *t,
-			   const struct meta_config *cfg,
-			   const struct common *c, uint64_t size,
+			   const struct meta_config *cfg, const struct common *c, uint64_t size,
 			   const char *data)
 {
 	double *creates = calloc(c->runs, sizeof(double));
@@ -357,8 +345,7 @@ static int run_target_size(struct table *table, const struct target *t,
 		progress(c,
 			 "meta %s %s run %u/%u: %.0f creates/s, %.0f "
 			 "deletes/s",
-			 t->label, label, r + 1, c->runs, creates[r],
-			 deletes[r]);
+			 t->label, label, r + 1, c->runs, creates[r], deletes[r]);
 	}
 	table_row_begin(table);
 	table_cell(table, "%s", t->label);
@@ -410,8 +397,7 @@ int meta_main(int argc, char **argv)
 	/* sizes outside, targets inside: one size's targets side by side */
 	for (size_t s = 0; s < cfg.nsizes; s++)
 		for (size_t i = 0; i < c.ntargets; i++)
-			if (run_target_size(table, &c.targets[i], &cfg, &c,
-					    cfg.sizes[s], data))
+			if (run_target_size(table, &c.targets[i], &cfg, &c, cfg.sizes[s], data))
 				goto out_cleanup;
 	ret = report_print(table, &c) ? EXIT_RUN_FAILED : 0;
 	table = NULL;

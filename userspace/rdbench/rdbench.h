@@ -66,13 +66,12 @@ struct subcommand_options {
 };
 
 /* main.c */
-int parse_command_line(int argc, char **argv, const char *cmd,
-		       const struct subcommand_options *sub, struct common *c);
-int parse_unsigned(const char *opt, const char *arg, unsigned long min,
-		   unsigned long max, unsigned long *out);
+int parse_command_line(int argc, char **argv, const char *cmd, const struct subcommand_options *sub,
+		       struct common *c);
+int parse_unsigned(const char *opt, const char *arg, unsigned long min, unsigned long max,
+		   unsigned long *out);
 int parse_size_arg(const char *opt, const char *arg, uint64_t *out);
-int parse_size_list(const char *opt, const char *arg, uint64_t *out, size_t max,
-		    size_t *n);
+int parse_size_list(const char *opt, const char *arg, uint64_t *out, size_t max, size_t *n);
 void size_label(uint64_t bytes, char *buf, size_t len);
 
 int meta_main(int argc, char **argv);
@@ -89,8 +88,7 @@ int target_prepare_dir(struct target *t, const struct common *c);
  * Check a bw target: a directory (a data file in its work directory), a
  * regular file, or a block device; size 0 means the device's size.
  */
-int target_prepare_data(struct target *t, const struct common *c,
-			uint64_t *size);
+int target_prepare_data(struct target *t, const struct common *c, uint64_t *size);
 /* Remove everything the targets' preparation and runs created. */
 void targets_cleanup(struct common *c);
 /* Empty a work directory (after each run) without removing it. */
@@ -100,8 +98,7 @@ int remove_tree_contents(const char *dir);
 int write_full(int fd, const void *buf, size_t len);
 /* Read until len bytes or end of file; returns bytes read or -1. */
 ssize_t read_full(int fd, void *buf, size_t len);
-void progress(const struct common *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void progress(const struct common *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* report.c */
 struct table *report_new(const struct common *c);
@@ -111,8 +108,8 @@ struct table *report_new(const struct common *c);
  */
 int report_stat_columns(struct table *t, const char *name, bool human_range);
 /* Fill the four cells that report_stat_columns() made. */
-int report_stat_cells(struct table *t, const struct common *c,
-		      const double *values, size_t n, const char *human_fmt);
+int report_stat_cells(struct table *t, const struct common *c, const double *values, size_t n,
+		      const char *human_fmt);
 double report_median(const double *values, size_t n);
 int report_print(struct table *t, const struct common *c);
 

@@ -42,8 +42,7 @@ int report_stat_columns(struct table *t, const char *name, bool human_range)
 }
 
 /* Machine output keeps full precision; people get human_fmt. */
-static void format_number(char *buf, size_t len, double v, bool human,
-			  const char *human_fmt)
+static void format_number(char *buf, size_t len, double v, bool human, const char *human_fmt)
 {
 	if (!isfinite(v))
 		snprintf(buf, len, "-");
@@ -57,8 +56,8 @@ static void cell(struct table *t, const char *s)
 		die_errno(EXIT_RUN_FAILED, "table cell");
 }
 
-int report_stat_cells(struct table *t, const struct common *c,
-		      const double *values, size_t n, const char *human_fmt)
+int report_stat_cells(struct table *t, const struct common *c, const double *values, size_t n,
+		      const char *human_fmt)
 {
 	bool human = c->format == OUTPUT_HUMAN;
 	char num[64], *list = NULL;

@@ -54,8 +54,7 @@ static void register_targets(struct common *c)
 	registered = c;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag,
-			struct FTW *ftw)
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;
 	(void)flag;
@@ -94,13 +93,12 @@ void targets_cleanup(struct common *c)
 
 		if (t->workdir)
 			remove_tree(t->workdir);
-		else if (t->created_datafile && unlink(t->datapath) &&
-			 errno != ENOENT)
+		else if (t->created_datafile && unlink(t->datapath) && errno != ENOENT)
 			errmsg_errno("cannot remove %s", t->datapath);
 		else if (t->restore_empty && truncate(t->datapath, 0))
 			errmsg_errno("cannot empty %s again", t->datapath);
-		if (t->created_path && t->kind == TARGET_DIR &&
-		    rmdir(t->path) && errno != ENOENT && errno != ENOTEMPTY)
+		if (t->created_path && t->kind == TARGET_DIR && rmdir(t->path) && errno != ENOENT &&
+		    errno != ENOTEMPTY)
 			errmsg_errno("cannot remove %s", t->path);
 		free(t->workdir);
 		free(t->datapath);
@@ -141,15 +139,13 @@ static int dir_has_foreign_entries(const char *dir, bool *foreign)
 }
 
 /* Check (and perhaps make) t->path as a directory; 0 or -1 with a message. */
-static int check_dir(struct target *t, const struct common *c,
-		     const struct stat *st, bool exists)
+static int check_dir(struct target *t, const struct common *c, const struct stat *st, bool exists)
 {
 	bool foreign;
 
 	if (!exists) {
 		if (mkdir(t->path, 0755)) {
-			errmsg_errno("%s: cannot create the directory",
-				     t->path);
+			errmsg_errno("%s: cannot create the directory", t->path);
 			return -1;
 		}
 		t->created_path = true;
@@ -178,14 +174,13 @@ static int check_dir(struct target *t, const struct common *c,
 
 static int make_workdir(struct target *t)
 {
-	if (asprintf(&t->workdir, "%s/rdbench.%ld.%u", t->path, (long)getpid(),
-		     next_workdir++) < 0) {
+	if (asprintf(&t->workdir, "%s/rdbench.%ld.%u", t->path, (long)getpid(), next_workdir++) <
+	    0) {
 		t->workdir = NULL;
 		die_errno(EXIT_RUN_FAILED, "out of memory");
 	}
 	if (mkdir(t->workdir, 0700)) {
-		errmsg_errno("%s: cannot create the work directory",
-			     t->workdir);
+		errmsg_errno("%s: cannot create the work directory", t->workdir);
 		free(t->workdir);
 		t->workdir = NULL;
 		return -1;
@@ -218,8 +213,8 @@ int target_prepare_dir(struct target *t, const struct common *c)
 	return make_workdir(t);
 }
 
-static int prepare_blockdev(struct target *t, const struct common *c,
-			    const struct stat *st, uint64_t *size)
+static int prepare_blockdev(struct target *t, const struct common *c, const struct stat *st,
+			    uint64_t *size)
 {
 	const char *sig;
 
@@ -241,16 +236,15 @@ static int prepare_blockdev(struct target *t, const struct common *c,
 	if (!*size)
 		*size = t->dev_size < (256u << 20) ? t->dev_size : 256u << 20;
 	if (*size > t->dev_size) {
-		errmsg("%s: --size is larger than the device (%llu bytes)",
-		       t->path, (unsigned long long)t->dev_size);
+		errmsg("%s: --size is larger than the device (%llu bytes)", t->path,
+		       (unsigned long long)t->dev_size);
 		return -1;
 	}
 	t->datapath = strdup(t->path);
 	return t->datapath ? 0 : -1;
 }
 
-static int prepare_file(struct target *t, const struct common *c,
-			const struct stat *st)
+static int prepare_file(struct target *t, const struct common *c, const struct stat *st)
 {
 	const char *sig = NULL;
 
@@ -272,8 +266,7 @@ static int prepare_file(struct target *t, const struct common *c,
 	return t->datapath ? 0 : -1;
 }
 
-int target_prepare_data(struct target *t, const struct common *c,
-			uint64_t *size)
+int target_prepare_data(struct target *t, const struct common *c, uint64_t *size)
 {
 	struct stat st;
 	bool exists;
@@ -287,8 +280,7 @@ int target_prepare_data(struct target *t, const struct common *c,
 	if (exists && S_ISREG(st.st_mode))
 		return prepare_file(t, c, &st);
 	if (exists && !S_ISDIR(st.st_mode)) {
-		errmsg("%s: not a directory, regular file or block device",
-		       t->path);
+		errmsg("%s: not a directory, regular file or block device", t->path);
 		return -1;
 	}
 	if (exists) {

@@ -127,8 +127,7 @@ static int buffered(struct method_ctx *m, int fd)
 	}
 	setvbuf(f, NULL, _IOFBF, STDIO_BUFFER);
 	for (uint64_t i = 0; i < n && !ret; i++) {
-		if (rdbench_stop ||
-		    fwrite(record_at(m, i), m->cfg->record, 1, f) != 1)
+		if (rdbench_stop || fwrite(record_at(m, i), m->cfg->record, 1, f) != 1)
 			ret = -1;
 	}
 	/* fclose flushes the last buffer: part of the cost */
@@ -185,8 +184,8 @@ static int direct_blocks(struct method_ctx *m, int fd)
 		/* gather the records into the aligned buffer, as a program
 		 * using O_DIRECT must; the tail of the last block is padding */
 		for (uint64_t j = 0; j < k; j++)
-			memcpy(m->aligned + j * m->cfg->record,
-			       record_at(m, i + j), m->cfg->record);
+			memcpy(m->aligned + j * m->cfg->record, record_at(m, i + j),
+			       m->cfg->record);
 		if (write_full(fd, m->aligned, m->aligned_len))
 			return close_fd(fd, -1);
 		m->calls++;
@@ -215,8 +214,7 @@ enum { METHODS = sizeof(methods) / sizeof(methods[0]) };
  * (which flushes stdio; each method closes the file) are the measurement. 1 when the file system does
  * not take O_DIRECT.
  */
-static int time_method(struct method_ctx *m, const struct method *meth,
-		       double *seconds)
+static int time_method(struct method_ctx *m, const struct method *meth, double *seconds)
 {
 	int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
 	uint64_t start;
@@ -264,18 +262,15 @@ static struct table *new_table(const struct common *c)
 	return t;
 }
 
-static void add_rows(struct table *table, const struct target *t,
-		     const struct common *c,
-		     const struct smallwrite_config *cfg,
-		     double *seconds[METHODS], const bool *supported,
-		     const uint64_t *calls)
+static void add_rows(struct table *table, const struct target *t, const struct common *c,
+		     const struct smallwrite_config *cfg, double *seconds[METHODS],
+		     const bool *supported, const uint64_t *calls)
 {
 	bool human = c->format == OUTPUT_HUMAN;
 	double median[METHODS], slowest = 0;
 
 	for (int k = 0; k < METHODS; k++) {
-		median[k] =
-			supported[k] ? report_median(seconds[k], c->runs) : 0;
+		median[k] = supported[k] ? report_median(seconds[k], c->runs) : 0;
 		if (median[k] > slowest)
 			slowest = median[k];
 	}
@@ -283,8 +278,7 @@ static void add_rows(struct table *table, const struct target *t,
 		table_row_begin(table);
 		table_cell(table, "%s", t->label);
 		table_cell(table, "%s", t->path);
-		table_cell(table, "%s%s", methods[k].name,
-			   supported[k] ? "" : " (unsupported)");
+		table_cell(table, "%s%s", methods[k].name, supported[k] ? "" : " (unsupported)");
 		table_cell(table, "%llu", (unsigned long long)cfg->total);
 		table_cell(table, "%llu", (unsigned long long)cfg->record);
 		table_cell(table, "%lu", cfg->batch);
@@ -300,8 +294,7 @@ static void add_rows(struct table *table, const struct target *t,
 		if (median[k] > 0) {
 			table_cell(table, human ? "%.1f" : "%.9g",
 				   cfg->total / 1048576.0 / median[k]);
-			table_cell(table, human ? "%.1f" : "%.6g",
-				   slowest / median[k]);
+			table_cell(table, human ? "%.1f" : "%.6g", slowest / median[k]);
 		} else {
 			table_cell(table, "-");
 			table_cell(table, "-");
@@ -310,8 +303,7 @@ static void add_rows(struct table *table, const struct target *t,
 }
 
 static int run_target(struct table *table, const struct target *t,
-		      const struct smallwrite_config *cfg,
-		      const struct common *c)
+		      const struct smallwrite_config *cfg, const struct common *c)
 {
 	struct method_ctx m = { .cfg = cfg };
 	double *seconds[METHODS] = { NULL };
@@ -324,8 +316,7 @@ static int run_target(struct table *table, const struct target *t,
 		die_errno(EXIT_RUN_FAILED, "out of memory");
 	m.records = malloc(batch_bytes);
 	m.iov = calloc(cfg->batch, sizeof(*m.iov));
-	m.aligned_len =
-		(batch_bytes + DIRECT_ALIGN - 1) / DIRECT_ALIGN * DIRECT_ALIGN;
+	m.aligned_len = (batch_bytes + DIRECT_ALIGN - 1) / DIRECT_ALIGN * DIRECT_ALIGN;
 	if (!m.records || !m.iov ||
 	    posix_memalign((void **)&m.aligned, DIRECT_ALIGN, m.aligned_len))
 		die_errno(EXIT_RUN_FAILED, "out of memory");
@@ -358,9 +349,8 @@ static int run_target(struct table *table, const struct target *t,
 				continue;
 			}
 			calls[k] = m.calls;
-			progress(c, "smallwrite %s run %u/%u: %s %.4f s",
-				 t->label, r + 1, c->runs, methods[k].name,
-				 seconds[k][r]);
+			progress(c, "smallwrite %s run %u/%u: %s %.4f s", t->label, r + 1, c->runs,
+				 methods[k].name, seconds[k][r]);
 		}
 	}
 	add_rows(table, t, c, cfg, seconds, supported, calls);
@@ -382,14 +372,12 @@ int smallwrite_main(int argc, char **argv)
 		.record = 32,
 		.batch = 1024,
 	};
-	struct subcommand_options sub = { smallwrite_options, smallwrite_set,
-					  &cfg };
+	struct subcommand_options sub = { smallwrite_options, smallwrite_set, &cfg };
 	struct table *table = NULL;
 	struct common c;
 	int ret = EXIT_USAGE;
 
-	if (parse_command_line(argc, argv, "smallwrite", &sub, &c) ||
-	    check_config(&cfg))
+	if (parse_command_line(argc, argv, "smallwrite", &sub, &c) || check_config(&cfg))
 		goto out_cleanup;
 	for (size_t i = 0; i < c.ntargets; i++)
 		if (target_prepare_dir(&c.targets[i], &c))

@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# DESCRIPTION: rdbench help, option and size parsing edge cases: exit status 2 and one line naming the problem
+. "${0%/*}/../lib/common.sh"
+
+rdbench=$RD_BIN/rdbench
+[ -x "$rdbench" ] || fail "$rdbench is missing (make userspace-asan)"
+dir=$RD_TMP/target
+mkdir "$dir"
+
+# run WANT_STATUS ARGS...: run rdbench, check its status, keep stdout in
+# $out and stderr in $err.
+run() {
+	local want=$1 status=0
+	shift
+	"$rdbench" "$@" >"$RD_TMP/out" 2>"$RD_TMP/err" </dev/null || status=$?
+	out=$(cat "$RD_TMP/out")
+	err=$(cat "$RD_TMP/err")
+	echo "rdbench $* -> $status${err:+: $err}"
+	assert_eq "$status" "$want" "exit status of rdbench $*"
+}
+
+# A usage error: one line on stderr naming rdbench and PATTERN, no stdout,
+# and nothing created in the target directory.
+expect_usage_error() {
+	local pattern=$1
+	shift
+	run 2 "$@"
+	assert_eq "$(printf '%s\n' "$err" | wc -l)" 1 "stderr lines of rdbench $*"
+	case $err in
+	rdbench:*) ;;
+	*) fail "error does not start with 'rdbench:': $err" ;;
+	esac
+	grep -q -- "$pattern" <<<"$err" || fail "rdbench $*: error lacks '$pattern': $err"
+	assert_eq "$out" "" "stdout of failing rdbench $*"
+	assert_eq "$(ls -A "$dir")" "" "files left in the target by rdbench $*"
+}
+
+run 2
+run 0 --help
+grep -q 'rdbench meta' <<<"$out" || fail "--help lacks the meta synopsis"
+grep -q 'CLOCK_MONOTONIC' <<<"$out" || fail "--help does not state the timer"
+grep -Eq 'one read costs [0-9]+ ns' <<<"$out" || fail "--help does not state the timer cost"
+for cmd in meta churn smallwrite bw; do
+	run 0 "$cmd" --help
+	grep -q "rdbench $cmd" <<<"$out" || fail "$cmd --help lacks its synopsis"
+	grep -q -- '--runs' <<<"$out" || fail "$cmd --help lacks the common options"
+done
+
+expect_usage_error "unknown command" frobnicate "$dir"
+expect_usage_error "no target" meta
+expect_usage_error "unknown option --bogus" meta --bogus "$dir"
+expect_usage_error "needs a value" meta "$dir" --files
+
+# sizes: suffixes, fractions, overflow, empty list items, limits
+expect_usage_error "not a size" meta --sizes 4x "$dir"
+expect_usage_error "not a size" meta --sizes 1.1k "$dir"
+expect_usage_error "not a size" meta --sizes -1 "$dir"
+expect_usage_error "not a size" meta --sizes 99999999999999999999999 "$dir"
+expect_usage_error "not a comma-separated list" meta --sizes 4k,,1k "$dir"
+expect_usage_error "not a comma-separated list" meta --sizes 4k, "$dir"
+expect_usage_error "not a comma-separated list" meta --sizes "" "$dir"
+expect_usage_error "at most 64M" meta --sizes 0k,128M "$dir"
+expect_usage_error "at most 16 sizes" meta --sizes "$(printf '1k,%.0s' {1..16})1k" "$dir"
+
+# counts
+expect_usage_error "not a whole number" meta --files 0 "$dir"
+expect_usage_error "not a whole number" meta --files -5 "$dir"
+expect_usage_error "not a whole number" meta --files 1x "$dir"
+expect_usage_error "not a whole number" meta --files " 5" "$dir"
+expect_usage_error "not a whole number" meta --files 99999999999999999999 "$dir"
+expect_usage_error "not a whole number" meta --threads 0 "$dir"
+expect_usage_error "not a whole number" meta --per-dir 0 "$dir"
+expect_usage_error "not a whole number" meta --runs 0 "$dir"
+expect_usage_error "not a number of seconds" meta --min-time x "$dir"
+expect_usage_error "not a number of seconds" meta --min-time -1 "$dir"
+expect_usage_error "not a number of seconds" meta --min-time nan "$dir"
+
+# output and labels
+expect_usage_error "exclude each other" meta --json --csv "$dir"
+expect_usage_error "no target follows" meta "$dir" --label last
+expect_usage_error "no target after" meta --label a --label b "$dir"
+expect_usage_error "empty label" meta --label "" "$dir"
+expect_usage_error "empty label" meta "$dir="
+expect_usage_error "empty path" meta "=label"
+
+# churn, smallwrite, bw
+expect_usage_error "--preset" churn "$dir"
+expect_usage_error "unknown preset" churn --preset nope "$dir"
+expect_usage_error "at most 1G" churn --preset queue --size 2G "$dir"
+expect_usage_error "whole number of records" smallwrite --total 100 --record 32 "$dir"
+expect_usage_error "whole number of records" smallwrite --total 0 "$dir"
+expect_usage_error "from 1 byte" smallwrite --record 0 "$dir"
+expect_usage_error "not a whole number" smallwrite --batch 0 "$dir"
+expect_usage_error "not a whole number" smallwrite --batch 100000 "$dir"
+expect_usage_error "from 1 byte to 64M" bw --bs 0 "$dir"
+expect_usage_error "from 1 byte to 64M" bw --bs 4k,1G "$dir"
+expect_usage_error "must not be 0" bw --size 0 "$dir"
+expect_usage_error "multiple of 4k" bw --direct --bs 512 "$dir"
+expect_usage_error "smaller than --bs" bw --size 4k --bs 1m --runs 1 "$dir"
+echo "all usage errors refused with one line"
