@@ -108,26 +108,36 @@ def fio_jobs(doc):
     return doc.get("jobs", [])
 
 
+# rdbench row fields that name where it ran, not what it measured: they
+# differ between runs and would split one measurement into several.
+RDBENCH_PLACE = ("target", "path")
+
+
 def rdbench_rows(doc):
-    """rdbench --json: an array of row objects (or {"rows": [...]})."""
+    """rdbench --json: an array of row objects, one per measured case.
+    Yields (label, metric, value): the label joins the row's text fields
+    (size=0k fsync=no); the metrics are the measured numbers, those with a
+    NAME_runs list beside them, plus rates and speed-ups derived from them."""
     rows = doc.get("rows", []) if isinstance(doc, dict) else doc
     for row in rows:
         if not isinstance(row, dict):
             continue
-        label = " ".join(str(v) for v in row.values() if isinstance(v, str))
+        label = " ".join("%s=%s" % (k, v) for k, v in row.items()
+                         if isinstance(v, str) and k not in RDBENCH_PLACE)
         for key, value in row.items():
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if not isinstance(value, (int, float)) or isinstance(value, bool):
+                continue
+            if key + "_runs" in row or re.search(r"(_per_s|speedup)$", key):
                 yield label or "all", key, value
 
 
 def rdbench_unit(metric):
-    """Guess the unit and direction of an rdbench column from its name."""
+    """The unit and direction of an rdbench figure, from its name."""
     m = metric.lower()
     for suffix, unit, better in (
-        ("_per_s", "/s", "higher"), ("per_sec", "/s", "higher"), ("_ops", "/s", "higher"),
-        ("iops", "IOPS", "higher"), ("mib_s", "MiB/s", "higher"), ("_mbps", "MB/s", "higher"),
-        ("_ms", "ms", "lower"), ("_us", "us", "lower"), ("_ns", "ns", "lower"),
-        ("_s", "s", "lower"), ("seconds", "s", "lower"),
+        ("mib_per_s", "MiB/s", "higher"), ("_per_s", "/s", "higher"),
+        ("speedup", "x", "higher"), ("_ms", "ms", "lower"), ("_us", "us", "lower"),
+        ("_ns", "ns", "lower"), ("seconds", "s", "lower"), ("_s", "s", "lower"),
     ):
         if m.endswith(suffix):
             return unit, better

@@ -35,6 +35,16 @@ p99 = ms[("shm-file", "lat-randwrite-4k-qd1", "write_clat_p99.99")]
 assert p99["unit"] == "us" and p99["better"] == "lower" and len(p99["values"]) == 3
 assert ms[("disk-file", "filecreate", "files_per_s")]["unit"] == "creates/s"
 assert ms[("disk-file", "filedelete", "files_per_s")]["unit"] == "deletes/s"
+# rdbench rows: labelled by their text fields without the path, one
+# figure per measured number; the configuration numbers are not figures.
+cr = ms[("shm-file", "size=0k fsync=no", "create_per_s")]
+assert cr["tool"] == "rdbench" and cr["suite"] == "meta" and len(cr["values"]) == 3, cr
+assert cr["unit"] == "/s" and cr["better"] == "higher"
+tot = ms[("disk-file", "preset=transient size=700k sync=no", "total_s")]
+assert tot["unit"] == "s" and tot["better"] == "lower"
+assert ("disk-file", "size=0k fsync=no", "files") not in ms
+assert ("disk-file", "size=0k fsync=no", "create_per_s_min") not in ms
+assert ms[("disk-file", "method=writev-batch", "speedup")]["unit"] == "x"
 assert len(res["failures"]) == 1 and res["failures"][0]["target"] == "readonly-file"
 assert "Operation not permitted" in res["failures"][0]["why"]
 print(len(res["measurements"]), "measurements")
@@ -60,7 +70,7 @@ if grep -A4 '^### seq-read-1m' "$md" | grep -q '^| read_iops'; then
 fi
 
 # Plots: a gnuplot script per main comparison, rendered when gnuplot is here.
-for p in iops-4k bandwidth-1m latency-qd1 metadata; do
+for p in iops-4k bandwidth-1m latency-qd1 metadata rdbench-rates; do
 	[ -s "$out/plots/$p.gp" ] || fail "no plots/$p.gp"
 	if command -v gnuplot >/dev/null; then
 		[ "$(head -c 4 "$out/plots/$p.png" | od -An -c | tr -d ' ')" = '211PNG' ] ||
