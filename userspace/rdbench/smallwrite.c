@@ -173,7 +173,8 @@ static int batched(struct method_ctx *m, int fd)
 static int direct_blocks(struct method_ctx *m, int fd)
 {
 	uint64_t n = m->cfg->total / m->cfg->record;
-	uint64_t per_block = m->cfg->batch;
+	/* as many whole records as the aligned block holds */
+	uint64_t per_block = m->aligned_len / m->cfg->record;
 
 	m->calls = 0;
 	for (uint64_t i = 0; i < n;) {
