@@ -39,8 +39,7 @@ void verrmsg(int errnum, const char *fmt, va_list ap)
 	vsnprintf(line + len, sizeof(line) - len, fmt, ap);
 	if (errnum >= 0) {
 		len = strlen(line);
-		snprintf(line + len, sizeof(line) - len, ": %s",
-			 strerror(errnum));
+		snprintf(line + len, sizeof(line) - len, ": %s", strerror(errnum));
 	}
 	fprintf(stderr, "%s\n", line);
 }

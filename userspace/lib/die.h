@@ -17,14 +17,11 @@ const char *die_progname(void);
 void errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "prog: message: strerror(errno)\n" on stderr; errno is left untouched. */
 void errmsg_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void verrmsg(int errnum, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
+void verrmsg(int errnum, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 /* errmsg() then exit(status). */
-noreturn void die(int status, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+noreturn void die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* errmsg_errno() then exit(status). */
-noreturn void die_errno(int status, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+noreturn void die_errno(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif /* RAMDISK_DIE_H */

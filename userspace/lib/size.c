@@ -33,8 +33,7 @@ static int parse_suffix(const char *s, unsigned int *shift, const char **end)
 	if (*s && (unit = strchr(units, tolower((unsigned char)*s)))) {
 		*shift = 10 * (unsigned int)(unit - units + 1);
 		s++;
-		if (tolower((unsigned char)s[0]) == 'i' &&
-		    tolower((unsigned char)s[1]) == 'b')
+		if (tolower((unsigned char)s[0]) == 'i' && tolower((unsigned char)s[1]) == 'b')
 			s += 2;
 		else if (tolower((unsigned char)s[0]) == 'b')
 			s++;
@@ -50,8 +49,7 @@ static int parse_suffix(const char *s, unsigned int *shift, const char **end)
  * whole number. frac / 10^d * 2^s = (frac / 5^d) * 2^(s - d), so frac must
  * be a multiple of 5^d and what remains must absorb any 2^(d - s).
  */
-static int fraction_bytes(uint64_t frac, unsigned int digits,
-			  unsigned int shift, uint64_t *bytes)
+static int fraction_bytes(uint64_t frac, unsigned int digits, unsigned int shift, uint64_t *bytes)
 {
 	uint64_t pow5 = 1, q;
 	unsigned int i;
@@ -97,8 +95,7 @@ int size_parse(const char *s, uint64_t *bytes, const char **why)
 		const char *first = ++p, *last;
 
 		if (!isdigit((unsigned char)*p))
-			return fail(EINVAL, "no digits after the decimal point",
-				    why);
+			return fail(EINVAL, "no digits after the decimal point", why);
 		while (isdigit((unsigned char)*p))
 			p++;
 		/* Trailing zeros change nothing; leave them out of frac. */
@@ -108,8 +105,7 @@ int size_parse(const char *s, uint64_t *bytes, const char **why)
 			return fail(EINVAL, "too many decimal places", why);
 		for (; first < last; first++, digits++) {
 			if (frac > UINT64_MAX / 10 - 9)
-				return fail(EINVAL, "too many decimal places",
-					    why);
+				return fail(EINVAL, "too many decimal places", why);
 			frac = frac * 10 + (uint64_t)(*first - '0');
 		}
 	}
@@ -145,8 +141,7 @@ char *size_format(uint64_t bytes, char *buf, size_t len)
 	/* Round half up by hand: v is positive and libm is not linked. */
 	tenths = (long long)(v * 10.0 + 0.5);
 	if (tenths < 100) {
-		snprintf(buf, len, "%lld.%lld%c", tenths / 10, tenths % 10,
-			 units[unit]);
+		snprintf(buf, len, "%lld.%lld%c", tenths / 10, tenths % 10, units[unit]);
 		return buf;
 	}
 	whole = (long long)(v + 0.5);

@@ -122,8 +122,8 @@ int sysfs_read_u64_pair(const char *path, uint64_t *first, uint64_t *second)
 
 	if (sysfs_read_line(path, buf, sizeof(buf)))
 		return -1;
-	if (parse_u64(buf, &end, first) || *end != ' ' ||
-	    parse_u64(end + 1, &end, second) || *end) {
+	if (parse_u64(buf, &end, first) || *end != ' ' || parse_u64(end + 1, &end, second) ||
+	    *end) {
 		errno = EINVAL;
 		return -1;
 	}

@@ -15,12 +15,10 @@ static void expect_ok(const char *s, uint64_t want)
 	uint64_t got = 0;
 
 	if (size_parse(s, &got, &why)) {
-		printf("FAIL parse \"%s\": %s, want %" PRIu64 "\n", s, why,
-		       want);
+		printf("FAIL parse \"%s\": %s, want %" PRIu64 "\n", s, why, want);
 		failures++;
 	} else if (got != want) {
-		printf("FAIL parse \"%s\": got %" PRIu64 ", want %" PRIu64 "\n",
-		       s, got, want);
+		printf("FAIL parse \"%s\": got %" PRIu64 ", want %" PRIu64 "\n", s, got, want);
 		failures++;
 	}
 }
@@ -32,15 +30,13 @@ static void expect_bad(const char *s, int want_errno)
 
 	errno = 0;
 	if (!size_parse(s, &got, &why)) {
-		printf("FAIL parse \"%s\": accepted as %" PRIu64 "\n",
-		       s ? s : "(null)", got);
+		printf("FAIL parse \"%s\": accepted as %" PRIu64 "\n", s ? s : "(null)", got);
 		failures++;
 		return;
 	}
 	if (errno != want_errno || !why || !*why) {
-		printf("FAIL parse \"%s\": errno %d why \"%s\", want errno %d\n",
-		       s ? s : "(null)", errno, why ? why : "(null)",
-		       want_errno);
+		printf("FAIL parse \"%s\": errno %d why \"%s\", want errno %d\n", s ? s : "(null)",
+		       errno, why ? why : "(null)", want_errno);
 		failures++;
 	}
 	if (got != 12345) {
@@ -55,8 +51,7 @@ static void expect_format(uint64_t bytes, const char *want)
 
 	size_format(bytes, buf, sizeof(buf));
 	if (strcmp(buf, want)) {
-		printf("FAIL format %" PRIu64 ": got \"%s\", want \"%s\"\n",
-		       bytes, buf, want);
+		printf("FAIL format %" PRIu64 ": got \"%s\", want \"%s\"\n", bytes, buf, want);
 		failures++;
 	}
 }
