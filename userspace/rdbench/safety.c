@@ -46,6 +46,8 @@ void safety_init(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* a closed pipe becomes a write error, so the cleanup still runs */
+	signal(SIGPIPE, SIG_IGN);
 	atexit(cleanup_at_exit);
 }
 
