@@ -1,20 +1,189 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ramdisk: RAM-backed block devices. Module entry points; the block device
- * itself is added in later commits.
+ * ramdisk: RAM-backed block devices /dev/ramdiskN, sparse and created at
+ * load time or through configfs. This file holds the module parameters and
+ * the devices they describe.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/init.h>
+#include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/rcupdate.h>
+
+#include "ramdisk.h"
+
+static unsigned int rd_nr_devices = 1;
+static u64 rd_size = RAMDISK_SIZE_DEFAULT;
+static unsigned int rd_max_part;
+static unsigned int rd_block_size = RAMDISK_BLOCK_SIZE_DEFAULT;
+static u64 rd_mem_limit;
+
+static struct rd_device *rd_load_devices[RAMDISK_MAX_LOAD_DEVICES];
+
+static int rd_param_uint_in(const char *val, const struct kernel_param *kp, unsigned int min,
+			    unsigned int max)
+{
+	unsigned int n;
+
+	if (kstrtouint(val, 10, &n) || n < min || n > max) {
+		pr_warn("%s '%s' is not a number from %u to %u\n", kp->name, val, min, max);
+		return -EINVAL;
+	}
+	*(unsigned int *)kp->arg = n;
+	return 0;
+}
+
+static int rd_param_nr_devices_set(const char *val, const struct kernel_param *kp)
+{
+	return rd_param_uint_in(val, kp, 0, RAMDISK_MAX_LOAD_DEVICES);
+}
+
+static int rd_param_max_part_set(const char *val, const struct kernel_param *kp)
+{
+	return rd_param_uint_in(val, kp, 0, RAMDISK_MAX_PART);
+}
+
+static int rd_param_block_size_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+
+	if (kstrtouint(val, 10, &n) ||
+	    (n != RAMDISK_BLOCK_SIZE_DEFAULT && n != RAMDISK_BLOCK_SIZE_LARGE)) {
+		pr_warn("block_size '%s' is neither 512 nor 4096\n", val);
+		return -EINVAL;
+	}
+	*(unsigned int *)kp->arg = n;
+	return 0;
+}
+
+static int rd_param_size_set(const char *val, const struct kernel_param *kp)
+{
+	u64 bytes;
+
+	if (rd_parse_size(val, &bytes)) {
+		pr_warn("%s '%s' is not a size (digits with an optional K, M, G or T)\n", kp->name,
+			val);
+		return -EINVAL;
+	}
+	*(u64 *)kp->arg = bytes;
+	return 0;
+}
+
+static int rd_param_size_get(char *buffer, const struct kernel_param *kp)
+{
+	return scnprintf(buffer, PAGE_SIZE, "%llu\n", *(u64 *)kp->arg);
+}
+
+static int rd_param_read_only_set(const char *val, const struct kernel_param *kp)
+{
+	pr_warn("%s is read-only\n", kp->name);
+	return -EPERM;
+}
+
+static int rd_param_allocated_pages_get(char *buffer, const struct kernel_param *kp)
+{
+	return scnprintf(buffer, PAGE_SIZE, "%ld\n", rd_total_pages());
+}
+
+static const struct kernel_param_ops rd_nr_devices_ops = {
+	.set = rd_param_nr_devices_set,
+	.get = param_get_uint,
+};
+
+static const struct kernel_param_ops rd_max_part_ops = {
+	.set = rd_param_max_part_set,
+	.get = param_get_uint,
+};
+
+static const struct kernel_param_ops rd_block_size_ops = {
+	.set = rd_param_block_size_set,
+	.get = param_get_uint,
+};
+
+static const struct kernel_param_ops rd_size_ops = {
+	.set = rd_param_size_set,
+	.get = rd_param_size_get,
+};
+
+static const struct kernel_param_ops rd_allocated_pages_ops = {
+	.set = rd_param_read_only_set,
+	.get = rd_param_allocated_pages_get,
+};
+
+module_param_cb(nr_devices, &rd_nr_devices_ops, &rd_nr_devices, 0444);
+MODULE_PARM_DESC(nr_devices, "Devices created at load time, 0-64 (default 1)");
+module_param_cb(size, &rd_size_ops, &rd_size, 0444);
+MODULE_PARM_DESC(size, "Size of each load-time device in bytes, K/M/G/T suffixes (default 1G)");
+module_param_cb(max_part, &rd_max_part_ops, &rd_max_part, 0444);
+MODULE_PARM_DESC(max_part, "Partitions per load-time device, 0-255 (default 0)");
+module_param_cb(block_size, &rd_block_size_ops, &rd_block_size, 0444);
+MODULE_PARM_DESC(block_size, "Logical block size, 512 or 4096 (default 512)");
+module_param_cb(mem_limit, &rd_size_ops, &rd_mem_limit, 0444);
+MODULE_PARM_DESC(mem_limit,
+		 "Memory each load-time device may use, bytes, 0 = unlimited (default 0)");
+module_param_cb(allocated_pages, &rd_allocated_pages_ops, NULL, 0444);
+MODULE_PARM_DESC(allocated_pages, "Read-only: pages held by all devices of the module");
+
+static void rd_remove_load_devices(unsigned int count)
+{
+	while (count--) {
+		/* no opener can exist: an open device pins the module */
+		WARN_ON_ONCE(rd_dev_remove(rd_load_devices[count]));
+		rd_load_devices[count] = NULL;
+	}
+}
 
 static int __init rd_init(void)
 {
+	struct rd_config cfg = {
+		.size = rd_size,
+		.block_size = rd_block_size,
+		.max_part = rd_max_part,
+		.mem_limit = rd_mem_limit,
+		.numa_node = NUMA_NO_NODE,
+	};
+	unsigned int i;
+	int err;
+
+	err = rd_config_validate(&cfg, "insmod");
+	if (err)
+		return err;
+	err = rd_dev_major_register();
+	if (err)
+		return err;
+
+	for (i = 0; i < rd_nr_devices; i++) {
+		struct rd_device *rd = rd_dev_create(&cfg, "", NULL);
+
+		if (IS_ERR(rd)) {
+			err = PTR_ERR(rd);
+			pr_err("cannot create ramdisk%u: %d\n", i, err);
+			goto out_remove_devices;
+		}
+		rd_load_devices[i] = rd;
+	}
+
+	err = rd_configfs_register();
+	if (err)
+		goto out_remove_devices;
 	return 0;
+
+out_remove_devices:
+	rd_remove_load_devices(i);
+	rd_dev_major_unregister();
+	rcu_barrier();
+	return err;
 }
 
 static void __exit rd_exit(void)
 {
+	rd_configfs_unregister();
+	rd_remove_load_devices(rd_nr_devices);
+	rd_dev_major_unregister();
+	/* discarded pages are freed by RCU callbacks that live in this module */
+	rcu_barrier();
 }
 
 module_init(rd_init);

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Run-time configuration under /sys/kernel/config/ramdisk/: mkdir NAME
+ * makes a configuration, `power` turns it into /dev/ramdiskN and back,
+ * rmdir drops it. Attributes other than mem_limit are fixed while powered.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/configfs.h>
+#include <linux/ctype.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "ramdisk.h"
+
+struct rd_cfg {
+	struct config_item item;
+	struct rd_config cfg;
+	/* the device while powered, else NULL; both under rd_lock */
+	struct rd_device *dev;
+};
+
+static struct rd_cfg *to_rd_cfg(struct config_item *item)
+{
+	return container_of(item, struct rd_cfg, item);
+}
+
+/* Length of a written value without its trailing newline, for messages. */
+static int rd_text_len(const char *page)
+{
+	size_t len = strnlen(page, 64);
+
+	while (len && isspace(page[len - 1]))
+		len--;
+	return len;
+}
+
+static int rd_cfg_parse_size(const char *who, const char *attr, const char *page, u64 *val)
+{
+	if (rd_parse_size(page, val)) {
+		pr_warn("%s: %s '%.*s' is not a size (digits with an optional K, M, G or T)\n", who,
+			attr, rd_text_len(page), page);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int rd_cfg_parse_uint(const char *who, const char *attr, const char *page, unsigned int *val)
+{
+	if (kstrtouint(page, 10, val)) {
+		pr_warn("%s: %s '%.*s' is not a number\n", who, attr, rd_text_len(page), page);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int rd_cfg_parse_int(const char *who, const char *attr, const char *page, int *val)
+{
+	if (kstrtoint(page, 10, val)) {
+		pr_warn("%s: %s '%.*s' is not a number\n", who, attr, rd_text_len(page), page);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Checks and stores a changed configuration; called under rd_lock. */
+static int rd_cfg_apply(struct rd_cfg *c, const char *attr, const struct rd_config *want, bool live)
+{
+	const char *who = config_item_name(&c->item);
+	int err;
+
+	if (c->dev && !live) {
+		pr_warn("%s: %s cannot change while powered (ramdisk%d); write 0 to power first\n",
+			who, attr, c->dev->index);
+		return -EBUSY;
+	}
+	err = rd_config_validate(want, who);
+	if (err)
+		return err;
+	c->cfg = *want;
+	if (c->dev)
+		rd_dev_set_mem_limit(c->dev, want->mem_limit);
+	return 0;
+}
+
+/*
+ * One show/store pair per attribute of struct rd_config: _parse reads the
+ * text, rd_config_validate() judges the whole configuration, _live says
+ * whether the value may change while the device is powered.
+ */
+#define RD_CFG_ATTR(_name, _fmt, _parse, _live)                                           \
+	static ssize_t rd_cfg_##_name##_show(struct config_item *item, char *page)        \
+	{                                                                                 \
+		struct rd_cfg *c = to_rd_cfg(item);                                       \
+		ssize_t ret;                                                              \
+                                                                                          \
+		mutex_lock(&rd_lock);                                                     \
+		ret = scnprintf(page, PAGE_SIZE, _fmt "\n", c->cfg._name);                \
+		mutex_unlock(&rd_lock);                                                   \
+		return ret;                                                               \
+	}                                                                                 \
+	static ssize_t rd_cfg_##_name##_store(struct config_item *item, const char *page, \
+					      size_t count)                               \
+	{                                                                                 \
+		struct rd_cfg *c = to_rd_cfg(item);                                       \
+		struct rd_config want;                                                    \
+		int err;                                                                  \
+                                                                                          \
+		mutex_lock(&rd_lock);                                                     \
+		want = c->cfg;                                                            \
+		err = _parse(config_item_name(item), #_name, page, &want._name);          \
+		if (!err)                                                                 \
+			err = rd_cfg_apply(c, #_name, &want, _live);                      \
+		mutex_unlock(&rd_lock);                                                   \
+		return err ? err : count;                                                 \
+	}                                                                                 \
+	CONFIGFS_ATTR(rd_cfg_, _name)
+
+RD_CFG_ATTR(block_size, "%u", rd_cfg_parse_uint, false);
+RD_CFG_ATTR(max_part, "%u", rd_cfg_parse_uint, false);
+RD_CFG_ATTR(mem_limit, "%llu", rd_cfg_parse_size, true);
+RD_CFG_ATTR(numa_node, "%d", rd_cfg_parse_int, false);
+RD_CFG_ATTR(size, "%llu", rd_cfg_parse_size, false);
+
+static ssize_t rd_cfg_index_show(struct config_item *item, char *page)
+{
+	struct rd_cfg *c = to_rd_cfg(item);
+	int index;
+
+	mutex_lock(&rd_lock);
+	index = c->dev ? c->dev->index : -1;
+	mutex_unlock(&rd_lock);
+	return scnprintf(page, PAGE_SIZE, "%d\n", index);
+}
+CONFIGFS_ATTR_RO(rd_cfg_, index);
+
+static ssize_t rd_cfg_power_show(struct config_item *item, char *page)
+{
+	struct rd_cfg *c = to_rd_cfg(item);
+	int on;
+
+	mutex_lock(&rd_lock);
+	on = !!c->dev;
+	mutex_unlock(&rd_lock);
+	return scnprintf(page, PAGE_SIZE, "%d\n", on);
+}
+
+static int rd_cfg_power_on(struct rd_cfg *c)
+{
+	const char *who = config_item_name(&c->item);
+	struct rd_device *dev;
+	int err;
+
+	err = rd_config_validate(&c->cfg, who);
+	if (err)
+		return err;
+	dev = rd_dev_create(&c->cfg, who, &c->item);
+	if (IS_ERR(dev)) {
+		pr_warn("%s: cannot create the device: %ld\n", who, PTR_ERR(dev));
+		return PTR_ERR(dev);
+	}
+	c->dev = dev;
+	return 0;
+}
+
+static int rd_cfg_power_off(struct rd_cfg *c)
+{
+	int index = c->dev->index;
+	int err;
+
+	err = rd_dev_remove(c->dev);
+	if (err) {
+		pr_warn("%s: ramdisk%d is open or mounted, it stays powered\n",
+			config_item_name(&c->item), index);
+		return err;
+	}
+	c->dev = NULL;
+	return 0;
+}
+
+static ssize_t rd_cfg_power_store(struct config_item *item, const char *page, size_t count)
+{
+	struct rd_cfg *c = to_rd_cfg(item);
+	bool on;
+	int err = 0;
+
+	if (kstrtobool(page, &on)) {
+		pr_warn("%s: power '%.*s' is neither 0 nor 1\n", config_item_name(item),
+			rd_text_len(page), page);
+		return -EINVAL;
+	}
+	mutex_lock(&rd_lock);
+	if (on && !c->dev)
+		err = rd_cfg_power_on(c);
+	else if (!on && c->dev)
+		err = rd_cfg_power_off(c);
+	mutex_unlock(&rd_lock);
+	return err ? err : count;
+}
+CONFIGFS_ATTR(rd_cfg_, power);
+
+/* Alphabetical: the `features` file lists them in this order. */
+static struct configfs_attribute *rd_cfg_attrs[] = {
+	&rd_cfg_attr_block_size, &rd_cfg_attr_index, &rd_cfg_attr_max_part, &rd_cfg_attr_mem_limit,
+	&rd_cfg_attr_numa_node,	 &rd_cfg_attr_power, &rd_cfg_attr_size,	    NULL,
+};
+
+static void rd_cfg_release(struct config_item *item)
+{
+	kfree(to_rd_cfg(item));
+}
+
+static struct configfs_item_operations rd_cfg_item_ops = {
+	.release = rd_cfg_release,
+};
+
+static const struct config_item_type rd_cfg_type = {
+	.ct_item_ops = &rd_cfg_item_ops,
+	.ct_attrs = rd_cfg_attrs,
+	.ct_owner = THIS_MODULE,
+};
+
+static struct config_item *rd_cfg_make_item(struct config_group *group, const char *name)
+{
+	struct rd_cfg *c;
+
+	if (strlen(name) >= RD_NAME_LEN) {
+		pr_warn("%s: the name is longer than %d characters\n", name, RD_NAME_LEN - 1);
+		return ERR_PTR(-ENAMETOOLONG);
+	}
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return ERR_PTR(-ENOMEM);
+	rd_config_init_default(&c->cfg);
+	config_item_init_type_name(&c->item, name, &rd_cfg_type);
+	return &c->item;
+}
+
+/*
+ * configfs refuses rmdir (EBUSY) while the device is open, because every
+ * open pins the item; so a powered device reaching here is unused.
+ */
+static void rd_cfg_drop_item(struct config_group *group, struct config_item *item)
+{
+	struct rd_cfg *c = to_rd_cfg(item);
+
+	mutex_lock(&rd_lock);
+	if (c->dev && rd_cfg_power_off(c))
+		WARN_ONCE(1, "ramdisk: %s: busy device lost its configfs directory\n",
+			  config_item_name(item));
+	mutex_unlock(&rd_lock);
+	config_item_put(item);
+}
+
+static ssize_t rd_features_show(struct config_item *item, char *page)
+{
+	ssize_t len = 0;
+	int i;
+
+	for (i = 0; rd_cfg_attrs[i]; i++)
+		len += scnprintf(page + len, PAGE_SIZE - len, "%s%s", i ? "," : "",
+				 rd_cfg_attrs[i]->ca_name);
+	len += scnprintf(page + len, PAGE_SIZE - len, "\n");
+	return len;
+}
+CONFIGFS_ATTR_RO(rd_, features);
+
+static struct configfs_attribute *rd_root_attrs[] = {
+	&rd_attr_features,
+	NULL,
+};
+
+static struct configfs_group_operations rd_root_group_ops = {
+	.make_item = rd_cfg_make_item,
+	.drop_item = rd_cfg_drop_item,
+};
+
+static const struct config_item_type rd_root_type = {
+	.ct_group_ops = &rd_root_group_ops,
+	.ct_attrs = rd_root_attrs,
+	.ct_owner = THIS_MODULE,
+};
+
+static struct configfs_subsystem rd_subsys = {
+	.su_group = {
+		.cg_item = {
+			.ci_namebuf = RAMDISK_NAME,
+			.ci_type = &rd_root_type,
+		},
+	},
+};
+
+int rd_configfs_pin(struct config_item *item)
+{
+	return configfs_depend_item_unlocked(&rd_subsys, item);
+}
+
+void rd_configfs_unpin(struct config_item *item)
+{
+	configfs_undepend_item(item);
+}
+
+int rd_configfs_register(void)
+{
+	int err;
+
+	config_group_init(&rd_subsys.su_group);
+	mutex_init(&rd_subsys.su_mutex);
+	err = configfs_register_subsystem(&rd_subsys);
+	if (err)
+		pr_err("cannot register the configfs subsystem: %d\n", err);
+	return err;
+}
+
+void rd_configfs_unregister(void)
+{
+	configfs_unregister_subsystem(&rd_subsys);
+}

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Device lifecycle: validation of a configuration, the gendisk and its
+ * queue limits, device numbers, and removal that refuses while the device
+ * is open or mounted.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blkdev.h>
+#include <linux/fs.h>
+#include <linux/idr.h>
+#include <linux/module.h>
+#include <linux/nodemask.h>
+#include <linux/numa.h>
+#include <linux/slab.h>
+
+#include "compat.h"
+#include "ramdisk.h"
+#include "store.h"
+
+/*
+ * Every device owns a fixed run of minors, enough for RAMDISK_MAX_PART
+ * partitions, so its numbers do not depend on the max_part of others.
+ */
+#define RD_MINORS_PER_DEVICE (RAMDISK_MAX_PART + 1)
+/* The block layer keeps a device's size in bytes in a loff_t. */
+#define RD_MAX_BYTES round_down((u64)MAX_LFS_FILESIZE, PAGE_SIZE)
+
+DEFINE_MUTEX(rd_lock);
+static DEFINE_IDA(rd_index_ida);
+static int rd_major;
+
+void rd_config_init_default(struct rd_config *cfg)
+{
+	cfg->size = RAMDISK_SIZE_DEFAULT;
+	cfg->block_size = RAMDISK_BLOCK_SIZE_DEFAULT;
+	cfg->max_part = 0;
+	cfg->mem_limit = 0;
+	cfg->numa_node = NUMA_NO_NODE;
+}
+
+/* Returns -EINVAL and logs why when cfg cannot make a device. */
+int rd_config_validate(const struct rd_config *cfg, const char *who)
+{
+	if (cfg->block_size != RAMDISK_BLOCK_SIZE_DEFAULT &&
+	    cfg->block_size != RAMDISK_BLOCK_SIZE_LARGE) {
+		pr_warn("%s: block_size %u is neither 512 nor 4096\n", who, cfg->block_size);
+		return -EINVAL;
+	}
+	if (!cfg->size) {
+		pr_warn("%s: size 0 is invalid, a device needs at least one page\n", who);
+		return -EINVAL;
+	}
+	if (cfg->size % cfg->block_size) {
+		pr_warn("%s: size %llu is not a multiple of block_size %u\n", who, cfg->size,
+			cfg->block_size);
+		return -EINVAL;
+	}
+	if (cfg->size % PAGE_SIZE) {
+		pr_warn("%s: size %llu is not a multiple of the page size %lu\n", who, cfg->size,
+			PAGE_SIZE);
+		return -EINVAL;
+	}
+	if (cfg->size > RD_MAX_BYTES) {
+		pr_warn("%s: size %llu is above the largest block device, %llu bytes\n", who,
+			cfg->size, RD_MAX_BYTES);
+		return -EINVAL;
+	}
+	if (cfg->max_part > RAMDISK_MAX_PART) {
+		pr_warn("%s: max_part %u is above %d\n", who, cfg->max_part, RAMDISK_MAX_PART);
+		return -EINVAL;
+	}
+	if (cfg->numa_node != NUMA_NO_NODE &&
+	    (cfg->numa_node < 0 || cfg->numa_node >= MAX_NUMNODES ||
+	     !node_online(cfg->numa_node))) {
+		pr_warn("%s: numa_node %d is neither -1 nor an online node\n", who, cfg->numa_node);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int rd_dev_open(struct gendisk *disk)
+{
+	struct rd_device *rd = disk->private_data;
+
+	if (READ_ONCE(rd->dying))
+		return -ENXIO;
+	/* An open configfs device pins its directory: rmdir gets EBUSY. */
+	if (rd->cfg_item && rd_configfs_pin(rd->cfg_item))
+		return -ENXIO;
+	return 0;
+}
+
+void rd_dev_release(struct gendisk *disk)
+{
+	struct rd_device *rd = disk->private_data;
+
+	if (rd->cfg_item)
+		rd_configfs_unpin(rd->cfg_item);
+}
+
+static const struct block_device_operations rd_fops = {
+	/* an open device pins the module, so rmmod gets EBUSY */
+	.owner = THIS_MODULE,
+	.submit_bio = rd_submit_bio,
+	.open = rd_compat_open,
+	.release = rd_compat_release,
+};
+
+struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name,
+				struct config_item *cfg_item)
+{
+	struct rd_device *rd;
+	struct gendisk *disk;
+	int err;
+
+	rd = kzalloc(sizeof(*rd), GFP_KERNEL);
+	if (!rd)
+		return ERR_PTR(-ENOMEM);
+	strscpy(rd->name, name, sizeof(rd->name));
+	rd->cfg_item = cfg_item;
+
+	rd->index = ida_alloc_max(&rd_index_ida, RAMDISK_MAX_DEVICES - 1, GFP_KERNEL);
+	if (rd->index < 0) {
+		err = rd->index;
+		if (err == -ENOSPC)
+			pr_warn("%s: all %d devices exist already\n", name[0] ? name : "insmod",
+				RAMDISK_MAX_DEVICES);
+		goto out_free_rd;
+	}
+
+	err = -ENOMEM;
+	rd->stats = alloc_percpu(struct rd_stats);
+	if (!rd->stats)
+		goto out_free_index;
+	rd->store = rd_store_pages_create(cfg->numa_node);
+	if (!rd->store)
+		goto out_free_stats;
+	rd_store_set_limit(rd->store, cfg->mem_limit);
+
+	disk = rd_compat_alloc_disk(cfg->block_size, cfg->numa_node);
+	if (IS_ERR(disk)) {
+		err = PTR_ERR(disk);
+		goto out_destroy_store;
+	}
+	disk->major = rd_major;
+	disk->first_minor = rd->index * RD_MINORS_PER_DEVICE;
+	disk->minors = cfg->max_part + 1;
+	if (!cfg->max_part)
+		disk->flags |= GENHD_FL_NO_PART;
+	disk->fops = &rd_fops;
+	disk->private_data = rd;
+	snprintf(disk->disk_name, DISK_NAME_LEN, RAMDISK_NAME "%d", rd->index);
+	set_capacity(disk, cfg->size >> SECTOR_SHIFT);
+	rd->disk = disk;
+
+	err = device_add_disk(NULL, disk, rd_disk_attr_groups);
+	if (err)
+		goto out_put_disk;
+	return rd;
+
+out_put_disk:
+	put_disk(disk);
+out_destroy_store:
+	rd->store->ops->destroy(rd->store);
+out_free_stats:
+	free_percpu(rd->stats);
+out_free_index:
+	ida_free(&rd_index_ida, rd->index);
+out_free_rd:
+	kfree(rd);
+	return ERR_PTR(err);
+}
+
+/* Removes the device and frees its memory; -EBUSY while it is open. */
+int rd_dev_remove(struct rd_device *rd)
+{
+	struct gendisk *disk = rd->disk;
+
+	/* Opens run under open_mutex: none can slip in after this check. */
+	mutex_lock(&disk->open_mutex);
+	if (disk_openers(disk)) {
+		mutex_unlock(&disk->open_mutex);
+		return -EBUSY;
+	}
+	WRITE_ONCE(rd->dying, true);
+	mutex_unlock(&disk->open_mutex);
+
+	del_gendisk(disk);
+	put_disk(disk);
+	rd->store->ops->destroy(rd->store);
+	free_percpu(rd->stats);
+	ida_free(&rd_index_ida, rd->index);
+	kfree(rd);
+	return 0;
+}
+
+void rd_dev_set_mem_limit(struct rd_device *rd, u64 bytes)
+{
+	rd_store_set_limit(rd->store, bytes);
+}
+
+long rd_total_pages(void)
+{
+	return atomic_long_read(&rd_store_total_pages);
+}
+
+int rd_dev_major_register(void)
+{
+	int major = register_blkdev(0, RAMDISK_NAME);
+
+	if (major < 0) {
+		pr_err("cannot get a block major number: %d\n", major);
+		return major;
+	}
+	rd_major = major;
+	return 0;
+}
+
+void rd_dev_major_unregister(void)
+{
+	unregister_blkdev(rd_major, RAMDISK_NAME);
+}

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The submit path: each bio is served in the caller's context (the device
+ * is bio-based, no request queue), split into segments that lie within one
+ * page of the device and handed to the backing store.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+#include <linux/percpu.h>
+
+#include "ramdisk.h"
+#include "store.h"
+
+static blk_status_t rd_errno_to_status(int err)
+{
+	switch (err) {
+	case -ENOSPC:
+		return BLK_STS_NOSPC;
+	case -EAGAIN:
+		return BLK_STS_AGAIN;
+	default:
+		/* the file system sees EIO, not ENOMEM, for a failed page */
+		return BLK_STS_IOERR;
+	}
+}
+
+static blk_status_t rd_do_rw(struct rd_store *store, struct bio *bio, bool write)
+{
+	bool nowait = bio->bi_opf & REQ_NOWAIT;
+	u64 pos = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
+	struct bvec_iter iter;
+	struct bio_vec bv;
+	int err;
+
+	bio_for_each_segment(bv, bio, iter) {
+		unsigned int off = bv.bv_offset;
+		unsigned int left = bv.bv_len;
+
+		while (left) {
+			unsigned int len =
+				min_t(unsigned int, left, PAGE_SIZE - offset_in_page(pos));
+
+			if (write) {
+				err = store->ops->write(store, pos, bv.bv_page, off, len, nowait);
+				if (unlikely(err))
+					return rd_errno_to_status(err);
+			} else {
+				store->ops->read(store, pos, bv.bv_page, off, len);
+			}
+			pos += len;
+			off += len;
+			left -= len;
+		}
+	}
+	return BLK_STS_OK;
+}
+
+void rd_submit_bio(struct bio *bio)
+{
+	struct rd_device *rd = bio->bi_bdev->bd_disk->private_data;
+	struct rd_store *store = rd->store;
+	unsigned int bytes = bio->bi_iter.bi_size;
+	u64 pos = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
+	blk_status_t status = BLK_STS_OK;
+
+	switch (bio_op(bio)) {
+	case REQ_OP_READ:
+		status = rd_do_rw(store, bio, false);
+		this_cpu_inc(rd->stats->reads);
+		this_cpu_add(rd->stats->read_bytes, bytes);
+		break;
+	case REQ_OP_WRITE:
+		/*
+		 * Without a volatile cache every write is durable when it
+		 * completes, so a flush or FUA only needs counting. The block
+		 * layer strips both while no write cache is advertised.
+		 */
+		if (bio->bi_opf & (REQ_PREFLUSH | REQ_FUA))
+			this_cpu_inc(rd->stats->flushes);
+		if (!bytes)
+			break;
+		status = rd_do_rw(store, bio, true);
+		this_cpu_inc(rd->stats->writes);
+		this_cpu_add(rd->stats->write_bytes, bytes);
+		break;
+	case REQ_OP_FLUSH:
+		this_cpu_inc(rd->stats->flushes);
+		break;
+	case REQ_OP_DISCARD:
+		store->ops->discard(store, pos, bytes);
+		this_cpu_inc(rd->stats->discards);
+		this_cpu_add(rd->stats->discard_bytes, bytes);
+		break;
+	case REQ_OP_WRITE_ZEROES:
+		/* zeros read back from a freed page, so freeing is zeroing */
+		store->ops->discard(store, pos, bytes);
+		this_cpu_inc(rd->stats->write_zeroes);
+		this_cpu_add(rd->stats->write_zeroes_bytes, bytes);
+		break;
+	default:
+		status = BLK_STS_NOTSUPP;
+		break;
+	}
+	bio->bi_status = status;
+	bio_endio(bio);
+}

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Size strings as the module parameters and configfs accept them: decimal
+ * digits with an optional K, M, G or T suffix (base 1024).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ctype.h>
+#include <linux/kernel.h>
+#include <linux/limits.h>
+#include <linux/string.h>
+
+#include "ramdisk.h"
+
+/* Returns 0, or -EINVAL for anything but digits and a suffix, or on overflow. */
+int rd_parse_size(const char *str, u64 *bytes)
+{
+	char digits[24];
+	unsigned int shift = 0;
+	size_t len;
+	u64 value;
+
+	len = strlen(str);
+	/* configfs and sysfs writes usually end with a newline */
+	while (len && isspace(str[len - 1]))
+		len--;
+	if (!len)
+		return -EINVAL;
+
+	switch (str[len - 1]) {
+	case 'K':
+	case 'k':
+		shift = 10;
+		break;
+	case 'M':
+	case 'm':
+		shift = 20;
+		break;
+	case 'G':
+	case 'g':
+		shift = 30;
+		break;
+	case 'T':
+	case 't':
+		shift = 40;
+		break;
+	}
+	if (shift)
+		len--;
+	if (!len || len >= sizeof(digits))
+		return -EINVAL;
+	memcpy(digits, str, len);
+	digits[len] = '\0';
+	if (!isdigit(digits[0]) || kstrtou64(digits, 10, &value))
+		return -EINVAL;
+	if (value > (U64_MAX >> shift))
+		return -EINVAL;
+	*bytes = value << shift;
+	return 0;
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Structures shared by the files of the ramdisk module.
+ */
+#ifndef RAMDISK_INTERNAL_H
+#define RAMDISK_INTERNAL_H
+
+#include <linux/blkdev.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/types.h>
+
+#include "uapi/ramdisk.h"
+
+struct config_item;
+struct rd_store;
+
+/* What a device is made from; validated by rd_config_validate(). */
+struct rd_config {
+	u64 size; /* bytes */
+	unsigned int block_size;
+	unsigned int max_part;
+	u64 mem_limit; /* bytes, 0 = unlimited */
+	int numa_node; /* NUMA_NO_NODE = any */
+};
+
+/*
+ * Per-CPU so that the submit path never bounces a shared cache line;
+ * summed when sysfs reads them.
+ */
+struct rd_stats {
+	u64 reads;
+	u64 read_bytes;
+	u64 writes;
+	u64 write_bytes;
+	u64 discards;
+	u64 discard_bytes;
+	u64 write_zeroes;
+	u64 write_zeroes_bytes;
+	u64 flushes;
+};
+
+#define RD_NAME_LEN 64
+
+struct rd_device {
+	struct gendisk *disk;
+	struct rd_store *store;
+	struct rd_stats __percpu *stats;
+	int index;
+	/* set under disk->open_mutex once removal has begun: opens fail */
+	bool dying;
+	/* the configfs directory while powered from configfs, else NULL */
+	struct config_item *cfg_item;
+	char name[RD_NAME_LEN];
+};
+
+/* Serialises device creation and removal and configfs attribute changes. */
+extern struct mutex rd_lock;
+
+/* parse.c */
+int rd_parse_size(const char *str, u64 *bytes);
+
+/* dev.c */
+int rd_config_validate(const struct rd_config *cfg, const char *who);
+void rd_config_init_default(struct rd_config *cfg);
+struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name,
+				struct config_item *cfg_item);
+int rd_dev_remove(struct rd_device *rd);
+void rd_dev_set_mem_limit(struct rd_device *rd, u64 bytes);
+int rd_dev_open(struct gendisk *disk);
+void rd_dev_release(struct gendisk *disk);
+int rd_dev_major_register(void);
+void rd_dev_major_unregister(void);
+long rd_total_pages(void);
+
+/* io.c */
+void rd_submit_bio(struct bio *bio);
+
+/* sysfs.c */
+extern const struct attribute_group *rd_disk_attr_groups[];
+
+/* configfs.c */
+int rd_configfs_register(void);
+void rd_configfs_unregister(void);
+int rd_configfs_pin(struct config_item *item);
+void rd_configfs_unpin(struct config_item *item);
+
+#endif /* RAMDISK_INTERNAL_H */

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The backing store of one device, behind a small table of operations so
+ * that other backings (a reserved physical range) can replace the sparse
+ * pages without the I/O path knowing.
+ *
+ * Every operation works on a range that lies inside one PAGE_SIZE page of
+ * the device, except discard, which takes any range.
+ */
+#ifndef RAMDISK_STORE_H
+#define RAMDISK_STORE_H
+
+#include <linux/atomic.h>
+#include <linux/types.h>
+
+struct page;
+struct rd_store;
+
+struct rd_store_ops {
+	/* copy len bytes at byte offset pos of the device into page+off */
+	void (*read)(struct rd_store *store, u64 pos, struct page *page, unsigned int off,
+		     unsigned int len);
+	/*
+	 * copy page+off into the device; 0, -ENOSPC (mem_limit), -ENOMEM
+	 * (allocation failed) or -EAGAIN (nowait and memory is needed)
+	 */
+	int (*write)(struct rd_store *store, u64 pos, struct page *page, unsigned int off,
+		     unsigned int len, bool nowait);
+	/* make [pos, pos + len) read as zeros, freeing whole pages */
+	void (*discard)(struct rd_store *store, u64 pos, u64 len);
+	void (*destroy)(struct rd_store *store);
+};
+
+struct rd_store {
+	const struct rd_store_ops *ops;
+	/* pages holding data now */
+	atomic_long_t nr_pages;
+	/* allocations refused by mem_limit or failed in the allocator */
+	atomic_long_t alloc_failures;
+	/* bytes, 0 = unlimited; read without a lock, may change in use */
+	u64 limit_bytes;
+	int numa_node;
+};
+
+struct rd_store *rd_store_pages_create(int numa_node);
+
+/* pages held by all stores of the module */
+extern atomic_long_t rd_store_total_pages;
+
+static inline void rd_store_set_limit(struct rd_store *store, u64 bytes)
+{
+	WRITE_ONCE(store->limit_bytes, bytes);
+}
+
+static inline u64 rd_store_limit_bytes(const struct rd_store *store)
+{
+	return READ_ONCE(store->limit_bytes);
+}
+
+#endif /* RAMDISK_STORE_H */

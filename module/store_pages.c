@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sparse backing store: one page per PAGE_SIZE of the device, allocated on
+ * first write and kept in an xarray indexed by page number.
+ *
+ * Readers and writers look pages up under RCU without a lock; only the
+ * insertion of a new page and discard take the xarray lock. A page leaves
+ * the xarray before it is freed, and is freed only after an RCU grace
+ * period, so a copy that found it under rcu_read_lock() stays valid.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/gfp.h>
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+
+#include "store.h"
+
+atomic_long_t rd_store_total_pages = ATOMIC_LONG_INIT(0);
+
+struct rd_page_store {
+	struct rd_store base;
+	struct xarray pages;
+};
+
+static struct rd_page_store *to_page_store(struct rd_store *store)
+{
+	return container_of(store, struct rd_page_store, base);
+}
+
+/* Counts a page about to be allocated; false when mem_limit forbids it. */
+static bool rd_pages_charge(struct rd_page_store *ps)
+{
+	u64 limit = READ_ONCE(ps->base.limit_bytes);
+	long nr = atomic_long_inc_return(&ps->base.nr_pages);
+
+	if (limit && ((u64)nr << PAGE_SHIFT) > limit) {
+		atomic_long_dec(&ps->base.nr_pages);
+		return false;
+	}
+	atomic_long_inc(&rd_store_total_pages);
+	return true;
+}
+
+static void rd_pages_uncharge(struct rd_page_store *ps, long nr)
+{
+	atomic_long_sub(nr, &ps->base.nr_pages);
+	atomic_long_sub(nr, &rd_store_total_pages);
+}
+
+static void rd_pages_read(struct rd_store *store, u64 pos, struct page *dst, unsigned int off,
+			  unsigned int len)
+{
+	struct rd_page_store *ps = to_page_store(store);
+	struct page *page;
+
+	rcu_read_lock();
+	page = xa_load(&ps->pages, pos >> PAGE_SHIFT);
+	if (page)
+		memcpy_to_page(dst, off, page_address(page) + offset_in_page(pos), len);
+	else
+		memzero_page(dst, off, len);
+	rcu_read_unlock();
+}
+
+/*
+ * A new page holds its data before it is published, so no reader can see
+ * it half written or stale: a write that covers the whole page needs no
+ * zeroing, a partial one zeroes only the bytes around it.
+ */
+static struct page *rd_pages_new(struct rd_page_store *ps, unsigned int in_page, struct page *src,
+				 unsigned int off, unsigned int len, gfp_t gfp)
+{
+	struct page *page;
+	void *addr;
+
+	page = alloc_pages_node(ps->base.numa_node, gfp | __GFP_NOWARN, 0);
+	if (!page)
+		return NULL;
+	addr = page_address(page);
+	if (len != PAGE_SIZE) {
+		memset(addr, 0, in_page);
+		memset(addr + in_page + len, 0, PAGE_SIZE - in_page - len);
+	}
+	memcpy_from_page(addr + in_page, src, off, len);
+	return page;
+}
+
+static int rd_pages_write(struct rd_store *store, u64 pos, struct page *src, unsigned int off,
+			  unsigned int len, bool nowait)
+{
+	struct rd_page_store *ps = to_page_store(store);
+	/* GFP_NOIO: reclaim must not recurse into block or fs I/O */
+	gfp_t gfp = nowait ? GFP_NOWAIT : GFP_NOIO;
+	pgoff_t index = pos >> PAGE_SHIFT;
+	unsigned int in_page = offset_in_page(pos);
+	struct page *page, *old;
+
+	for (;;) {
+		rcu_read_lock();
+		page = xa_load(&ps->pages, index);
+		if (likely(page)) {
+			memcpy_from_page(page_address(page) + in_page, src, off, len);
+			rcu_read_unlock();
+			return 0;
+		}
+		rcu_read_unlock();
+
+		if (!rd_pages_charge(ps)) {
+			atomic_long_inc(&ps->base.alloc_failures);
+			return -ENOSPC;
+		}
+		page = rd_pages_new(ps, in_page, src, off, len, gfp);
+		if (!page)
+			goto out_uncharge;
+		old = xa_cmpxchg(&ps->pages, index, NULL, page, gfp);
+		if (likely(!old))
+			return 0;
+		__free_page(page);
+		if (xa_is_err(old))
+			goto out_uncharge;
+		/* another writer published this page first: write into theirs */
+		rd_pages_uncharge(ps, 1);
+	}
+
+out_uncharge:
+	rd_pages_uncharge(ps, 1);
+	if (nowait)
+		return -EAGAIN;
+	atomic_long_inc(&ps->base.alloc_failures);
+	return -ENOMEM;
+}
+
+/* Zeroes a range inside one page, if that page exists. */
+static void rd_pages_zero(struct rd_page_store *ps, u64 pos, unsigned int len)
+{
+	struct page *page;
+
+	rcu_read_lock();
+	page = xa_load(&ps->pages, pos >> PAGE_SHIFT);
+	if (page)
+		memset(page_address(page) + offset_in_page(pos), 0, len);
+	rcu_read_unlock();
+}
+
+static void rd_pages_free_rcu(struct rcu_head *head)
+{
+	__free_page(container_of(head, struct page, rcu_head));
+}
+
+/* Frees the pages first..last; readers may still hold them for a moment. */
+static void rd_pages_free_range(struct rd_page_store *ps, pgoff_t first, pgoff_t last)
+{
+	XA_STATE(xas, &ps->pages, first);
+	struct page *page;
+	long freed = 0;
+
+	xas_lock(&xas);
+	xas_for_each(&xas, page, last)
+	{
+		xas_store(&xas, NULL);
+		call_rcu(&page->rcu_head, rd_pages_free_rcu);
+		freed++;
+		if (need_resched()) {
+			xas_pause(&xas);
+			xas_unlock(&xas);
+			cond_resched();
+			xas_lock(&xas);
+		}
+	}
+	xas_unlock(&xas);
+	rd_pages_uncharge(ps, freed);
+}
+
+static void rd_pages_discard(struct rd_store *store, u64 pos, u64 len)
+{
+	struct rd_page_store *ps = to_page_store(store);
+	u64 end = pos + len;
+	u64 head_end = min(round_up(pos, PAGE_SIZE), end);
+	u64 tail_start;
+
+	if (pos < head_end)
+		rd_pages_zero(ps, pos, head_end - pos);
+	if (head_end == end)
+		return;
+	tail_start = max(round_down(end, PAGE_SIZE), head_end);
+	if (head_end < tail_start)
+		rd_pages_free_range(ps, head_end >> PAGE_SHIFT, (tail_start >> PAGE_SHIFT) - 1);
+	if (tail_start < end)
+		rd_pages_zero(ps, tail_start, end - tail_start);
+}
+
+/* Called once no I/O can reach the store any more. */
+static void rd_pages_destroy(struct rd_store *store)
+{
+	struct rd_page_store *ps = to_page_store(store);
+	struct page *page;
+	unsigned long index;
+	long freed = 0;
+
+	xa_for_each(&ps->pages, index, page) {
+		__free_page(page);
+		freed++;
+		/* a device of many GiB holds millions of pages */
+		cond_resched();
+	}
+	xa_destroy(&ps->pages);
+	rd_pages_uncharge(ps, freed);
+	kfree(ps);
+}
+
+static const struct rd_store_ops rd_pages_ops = {
+	.read = rd_pages_read,
+	.write = rd_pages_write,
+	.discard = rd_pages_discard,
+	.destroy = rd_pages_destroy,
+};
+
+struct rd_store *rd_store_pages_create(int numa_node)
+{
+	struct rd_page_store *ps;
+
+	ps = kzalloc_node(sizeof(*ps), GFP_KERNEL, numa_node);
+	if (!ps)
+		return NULL;
+	xa_init(&ps->pages);
+	ps->base.ops = &rd_pages_ops;
+	ps->base.numa_node = numa_node;
+	atomic_long_set(&ps->base.nr_pages, 0);
+	atomic_long_set(&ps->base.alloc_failures, 0);
+	return &ps->base;
+}

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Statistics in /sys/block/ramdiskN/ramdisk/: one line per file, counts
+ * first and bytes second where a file has both.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blkdev.h>
+#include <linux/cpumask.h>
+#include <linux/device.h>
+#include <linux/percpu.h>
+#include <linux/sysfs.h>
+
+#include "ramdisk.h"
+#include "store.h"
+
+static struct rd_device *dev_to_rd(struct device *dev)
+{
+	return dev_to_disk(dev)->private_data;
+}
+
+static void rd_stats_sum(struct rd_device *rd, struct rd_stats *sum)
+{
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		const struct rd_stats *s = per_cpu_ptr(rd->stats, cpu);
+
+		sum->reads += s->reads;
+		sum->read_bytes += s->read_bytes;
+		sum->writes += s->writes;
+		sum->write_bytes += s->write_bytes;
+		sum->discards += s->discards;
+		sum->discard_bytes += s->discard_bytes;
+		sum->write_zeroes += s->write_zeroes;
+		sum->write_zeroes_bytes += s->write_zeroes_bytes;
+		sum->flushes += s->flushes;
+	}
+}
+
+/* A file showing "COUNT BYTES" for one kind of bio. */
+#define RD_STAT_PAIR_ATTR(_name, _count, _bytes)                                                  \
+	static ssize_t _name##_show(struct device *dev, struct device_attribute *attr, char *buf) \
+	{                                                                                         \
+		struct rd_stats sum;                                                              \
+                                                                                                  \
+		rd_stats_sum(dev_to_rd(dev), &sum);                                               \
+		return sysfs_emit(buf, "%llu %llu\n", sum._count, sum._bytes);                    \
+	}                                                                                         \
+	static DEVICE_ATTR_RO(_name)
+
+RD_STAT_PAIR_ATTR(reads, reads, read_bytes);
+RD_STAT_PAIR_ATTR(writes, writes, write_bytes);
+RD_STAT_PAIR_ATTR(discards, discards, discard_bytes);
+RD_STAT_PAIR_ATTR(write_zeroes, write_zeroes, write_zeroes_bytes);
+
+static ssize_t flushes_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	struct rd_stats sum;
+
+	rd_stats_sum(dev_to_rd(dev), &sum);
+	return sysfs_emit(buf, "%llu\n", sum.flushes);
+}
+static DEVICE_ATTR_RO(flushes);
+
+static ssize_t name_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", dev_to_rd(dev)->name);
+}
+static DEVICE_ATTR_RO(name);
+
+static ssize_t allocated_pages_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%ld\n", atomic_long_read(&dev_to_rd(dev)->store->nr_pages));
+}
+static DEVICE_ATTR_RO(allocated_pages);
+
+static ssize_t allocated_bytes_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	long pages = atomic_long_read(&dev_to_rd(dev)->store->nr_pages);
+
+	return sysfs_emit(buf, "%llu\n", (u64)pages << PAGE_SHIFT);
+}
+static DEVICE_ATTR_RO(allocated_bytes);
+
+static ssize_t mem_limit_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", rd_store_limit_bytes(dev_to_rd(dev)->store));
+}
+static DEVICE_ATTR_RO(mem_limit);
+
+static ssize_t alloc_failures_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%ld\n", atomic_long_read(&dev_to_rd(dev)->store->alloc_failures));
+}
+static DEVICE_ATTR_RO(alloc_failures);
+
+static struct attribute *rd_stat_attrs[] = {
+	&dev_attr_alloc_failures.attr,
+	&dev_attr_allocated_bytes.attr,
+	&dev_attr_allocated_pages.attr,
+	&dev_attr_discards.attr,
+	&dev_attr_flushes.attr,
+	&dev_attr_mem_limit.attr,
+	&dev_attr_name.attr,
+	&dev_attr_reads.attr,
+	&dev_attr_write_zeroes.attr,
+	&dev_attr_writes.attr,
+	NULL,
+};
+
+static const struct attribute_group rd_stat_group = {
+	.name = RAMDISK_SYSFS_STATS,
+	.attrs = rd_stat_attrs,
+};
+
+const struct attribute_group *rd_disk_attr_groups[] = {
+	&rd_stat_group,
+	NULL,
+};
