@@ -176,9 +176,12 @@ def load(folder):
                 (tool, name, job, metric, tgt),
                 Measurement(tool, name, job, metric, unit, better, tgt)).values.append(value)
             if tool == "fio":
-                for job in fio_jobs(doc):
+                jobs = fio_jobs(doc)
+                # One client run may drive several servers: keep them apart.
+                several = len({j.get("hostname") for j in jobs}) > 1
+                for job in jobs:
                     tgt = target
-                    if "hostname" in job:
+                    if several:
                         tgt = "%s@%s" % (target, job["hostname"])
                     for metric, unit, better, value in fio_metrics(job, doc):
                         add(job["jobname"], metric, unit, better, value, tgt)
@@ -438,7 +441,8 @@ def report(meta, measurements, failures, targets, reference, rendered):
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("folder", help="a results folder written by scripts/bench/suite")
-    p.add_argument("--reference", default="brd", help="the target ratios are taken against")
+    p.add_argument("--reference", help="the target ratios are taken against"
+                   " (default: meta.json's reference, else brd)")
     p.add_argument("--no-plots", action="store_true", help="write no gnuplot scripts")
     p.add_argument("--quiet", action="store_true", help="do not print the report")
     args = p.parse_args(argv)
@@ -448,13 +452,14 @@ def main(argv=None):
         sys.stderr.write("report: no runs under %s/raw\n" % args.folder)
         return 1
     targets = target_order(meta, measurements)
+    reference = args.reference or meta.get("reference", "brd")
     with open(os.path.join(args.folder, "results.json"), "w") as f:
         json.dump({"run": meta, "targets": targets,
                    "measurements": [m.as_dict() for m in measurements],
                    "failures": failures}, f, indent=1)
         f.write("\n")
     rendered = [] if args.no_plots else render(args.folder, plots(measurements, targets))
-    text = report(meta, measurements, failures, targets, args.reference, rendered)
+    text = report(meta, measurements, failures, targets, reference, rendered)
     with open(os.path.join(args.folder, "report.md"), "w") as f:
         f.write(text)
     if not args.quiet:
