@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# DESCRIPTION: load and unload twice; defaults: one sparse 1 GiB device, 512-byte blocks, no partitions
+. "${0%/*}/../lib/common.sh"
+require_root
+
+cfg=/sys/kernel/config/ramdisk
+params=/sys/module/ramdisk/parameters
+
+for round in 1 2; do
+	echo "round $round: load with defaults"
+	load_module
+	[ -b /dev/ramdisk0 ] || fail "round $round: /dev/ramdisk0 missing"
+	[ ! -e /dev/ramdisk1 ] || fail "round $round: a second device exists"
+	assert_eq "$(cat /sys/block/ramdisk0/size)" $((1 << 21)) "size in sectors"
+	assert_eq "$(cat /sys/block/ramdisk0/queue/logical_block_size)" 512 "logical block size"
+	assert_eq "$(cat /sys/block/ramdisk0/queue/rotational)" 0 "rotational"
+	assert_eq "$(cat /sys/block/ramdisk0/queue/write_cache)" "write through" "write cache"
+	assert_eq "$(sysfs_stat ramdisk0 allocated_pages)" 0 "pages allocated before any write"
+	assert_eq "$(sysfs_stat ramdisk0 name)" "" "name of a load-time device"
+	assert_eq "$(sysfs_stat ramdisk0 mem_limit)" 0 "mem_limit"
+	assert_eq "$(sysfs_stat ramdisk0 reads)" "0 0" "reads before any I/O"
+	assert_eq "$(sysfs_stat ramdisk0 writes)" "0 0" "writes before any I/O"
+	assert_eq "$(cat $params/size)" $((1 << 30)) "size parameter"
+	assert_eq "$(cat $params/nr_devices)" 1 "nr_devices parameter"
+	assert_eq "$(cat $params/block_size)" 512 "block_size parameter"
+	assert_eq "$(cat $params/max_part)" 0 "max_part parameter"
+	assert_eq "$(cat $params/mem_limit)" 0 "mem_limit parameter"
+	assert_eq "$(cat $cfg/features)" "block_size,index,max_part,mem_limit,numa_node,power,size" \
+		"configfs features"
+	# Load-time devices are not in configfs.
+	assert_eq "$(find $cfg -mindepth 1 -maxdepth 1 -type d | wc -l)" 0 "configfs directories"
+	# The major is dynamic: whatever register_blkdev handed out.
+	major=$(awk '$2 == "ramdisk" {print $1}' /proc/devices)
+	[ -n "$major" ] || fail "no ramdisk entry in /proc/devices"
+	assert_eq "$(stat -c %t /dev/ramdisk0)" "$(printf %x "$major")" "major of /dev/ramdisk0"
+
+	# A sparse read of the whole first MiB returns zeros and allocates nothing.
+	assert_eq "$(head -c 1M /dev/ramdisk0 | tr -d '\0' | wc -c)" 0 "non-zero bytes in a fresh device"
+	assert_eq "$(sysfs_stat ramdisk0 allocated_pages)" 0 "pages allocated by reads"
+
+	unload_module
+	grep -q '^ramdisk ' /proc/modules && fail "round $round: module still loaded"
+	[ ! -e /sys/block/ramdisk0 ] || fail "round $round: ramdisk0 survived rmmod"
+	[ ! -d $cfg ] || fail "round $round: $cfg survived rmmod"
+done
+
+echo "nr_devices=4 size=8M block_size=4096"
+load_module nr_devices=4 size=8M block_size=4096
+for i in 0 1 2 3; do
+	assert_eq "$(cat /sys/block/ramdisk$i/size)" $((8 << 11)) "ramdisk$i size in sectors"
+	assert_eq "$(cat /sys/block/ramdisk$i/queue/logical_block_size)" 4096 "ramdisk$i block size"
+done
+[ ! -e /dev/ramdisk4 ] || fail "ramdisk4 exists with nr_devices=4"
+unload_module
+
+echo "nr_devices=0: configfs only"
+load_module nr_devices=0
+[ ! -e /sys/block/ramdisk0 ] || fail "ramdisk0 exists with nr_devices=0"
+[ -f $cfg/features ] || fail "configfs missing with nr_devices=0"
+unload_module
+echo ok

@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# DESCRIPTION: at mem_limit writes fail with ENOSPC, the guest stays up, earlier data verifies, the limit can rise while powered
+. "${0%/*}/../lib/common.sh"
+require_root
+require_cmd cmp mkfs.ext4
+
+load_module size=64M mem_limit=8M
+dev=/dev/ramdisk0
+assert_eq "$(sysfs_stat ramdisk0 mem_limit)" $((8 << 20)) "mem_limit in sysfs"
+
+head -c 8M /dev/urandom >"$RD_TMP/data"
+dd if="$RD_TMP/data" of=$dev bs=1M oflag=direct status=none
+assert_eq "$(sysfs_stat ramdisk0 allocated_pages)" 2048 "pages at the limit"
+
+# One page more: refused with ENOSPC, counted, nothing allocated.
+status=0
+dd if="$RD_TMP/data" of=$dev bs=4096 count=1 seek=$((8 << 8)) oflag=direct status=none \
+	2>"$RD_TMP/err" || status=$?
+[ "$status" != 0 ] || fail "a write beyond mem_limit succeeded"
+grep -q "No space left on device" "$RD_TMP/err" || fail "write beyond mem_limit: $(cat "$RD_TMP/err")"
+assert_eq "$(sysfs_stat ramdisk0 allocated_pages)" 2048 "pages after the refused write"
+assert_eq "$(sysfs_stat ramdisk0 alloc_failures)" 1 "alloc_failures after one refused page"
+
+# Overwriting allocated pages still works at the limit.
+dd if="$RD_TMP/data" of=$dev bs=1M count=1 oflag=direct status=none
+dd if=$dev of="$RD_TMP/back" bs=1M count=8 iflag=direct status=none
+cmp "$RD_TMP/data" "$RD_TMP/back" || fail "data written before the limit changed"
+
+# Discard makes room again.
+blkdiscard -o 0 -l 1M $dev
+dd if="$RD_TMP/data" of=$dev bs=1M count=1 seek=20 oflag=direct status=none
+assert_eq "$(sysfs_stat ramdisk0 allocated_pages)" 2048 "pages after discard and rewrite"
+
+# A file system on a full device: writes fail, nothing crashes, umount works.
+unload_module
+load_module size=64M mem_limit=12M
+mkfs.ext4 -q -F -E nodiscard $dev
+mnt=$RD_TMP/mnt
+mkdir -p "$mnt"
+mount -o errors=continue $dev "$mnt"
+on_exit "umount $mnt"
+head -c 2M /dev/urandom >"$mnt/early"
+sync
+early=$(md5sum <"$mnt/early")
+status=0
+dd if=/dev/urandom of="$mnt/big" bs=1M count=40 conv=fsync status=none 2>"$RD_TMP/err" || status=$?
+[ "$status" != 0 ] || fail "40 MiB fitted into a 12 MiB mem_limit"
+grep -qE "Input/output error|No space left on device" "$RD_TMP/err" ||
+	fail "the file system reported: $(cat "$RD_TMP/err")"
+[ "$(sysfs_stat ramdisk0 alloc_failures)" -gt 0 ] || fail "alloc_failures did not count"
+[ "$(sysfs_stat ramdisk0 allocated_pages)" -le $((12 << 8)) ] || fail "pages above the limit"
+echo 3 >/proc/sys/vm/drop_caches
+assert_eq "$(md5sum <"$mnt/early")" "$early" "file written before the limit"
+umount "$mnt"
+
+# configfs: mem_limit may change while powered and applies at once.
+mkdir /sys/kernel/config/ramdisk/lim
+on_exit rmdir /sys/kernel/config/ramdisk/lim
+echo 16M >/sys/kernel/config/ramdisk/lim/size
+echo 1M >/sys/kernel/config/ramdisk/lim/mem_limit
+echo 1 >/sys/kernel/config/ramdisk/lim/power
+on_exit "echo 0 >/sys/kernel/config/ramdisk/lim/power"
+rd=ramdisk$(cat /sys/kernel/config/ramdisk/lim/index)
+udevadm settle
+expect_fail dd if="$RD_TMP/data" of="/dev/$rd" bs=1M count=2 oflag=direct status=none
+assert_eq "$(sysfs_stat "$rd" allocated_pages)" 256 "pages at a 1 MiB limit"
+echo 4M >/sys/kernel/config/ramdisk/lim/mem_limit
+assert_eq "$(sysfs_stat "$rd" mem_limit)" $((4 << 20)) "mem_limit after raising it"
+dd if="$RD_TMP/data" of="/dev/$rd" bs=1M count=2 oflag=direct status=none
+assert_eq "$(sysfs_stat "$rd" allocated_pages)" 512 "pages after raising the limit"
+echo 0 >/sys/kernel/config/ramdisk/lim/mem_limit
+dd if="$RD_TMP/data" of="/dev/$rd" bs=1M count=8 oflag=direct status=none
+assert_eq "$(sysfs_stat "$rd" allocated_pages)" 2048 "pages with no limit"
+echo ok
