@@ -44,7 +44,7 @@ if command -v mkfs.ext4 >/dev/null; then
 	mkdir "$RD_TMP/mnt"
 	mount "$dev" "$RD_TMP/mnt"
 	on_exit umount "$RD_TMP/mnt"
-	expect_status 5 "busy (open or mounted)" "$ctl" remove /dev/ramdisk2
+	expect_status 5 "is busy: open or mounted" "$ctl" remove /dev/ramdisk2
 	umount "$RD_TMP/mnt"
 fi
 
