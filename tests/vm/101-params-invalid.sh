@@ -9,21 +9,17 @@ require_root
 cases=(
 	"size=0|insmod: size 0 is invalid"
 	"size=1000|insmod: size 1000 is not a multiple of block_size 512"
-	"size=6144|insmod: size 6144 is not a multiple of the page size 4096"
 	"block_size=4096 size=2048|insmod: size 2048 is not a multiple of block_size 4096"
 	"size=8388608T|insmod: size 9223372036854775808 is above the largest block device"
 	"size=16777216T|size '16777216T' is not a size"
 	"size=99999999999999999999|size '99999999999999999999' is not a size"
 	"size=abc|size 'abc' is not a size"
-	"size=12Q|size '12Q' is not a size"
 	"size=-4096|size '-4096' is not a size"
-	"size=|size '' is not a size"
+	"size=6K|insmod: size 6144 is not a multiple of the page size 4096"
 	"mem_limit=lots|mem_limit 'lots' is not a size"
 	"block_size=1000|block_size '1000' is neither 512 nor 4096"
-	"block_size=4k|block_size '4k' is neither 512 nor 4096"
 	"nr_devices=65|nr_devices '65' is not a number from 0 to 64"
 	"nr_devices=-1|nr_devices '-1' is not a number from 0 to 64"
-	"nr_devices=two|nr_devices 'two' is not a number from 0 to 64"
 	"max_part=256|max_part '256' is not a number from 0 to 255"
 	"allocated_pages=5|allocated_pages is read-only"
 )
@@ -45,8 +41,8 @@ for c in "${cases[@]}"; do
 done
 
 # The largest sizes that are valid load, sparse: nothing is allocated.
-for params in "size=4096" "size=4096 block_size=4096" "size=1T max_part=255 mem_limit=1M" \
-	"size=8388607T nr_devices=2" "nr_devices=64 size=4k"; do
+for params in "size=4096 block_size=4096" "size=8388607T max_part=255 mem_limit=1M" \
+	"nr_devices=64 size=4k"; do
 	echo "insmod ramdisk.ko $params (valid)"
 	# shellcheck disable=SC2086
 	load_module $params
