@@ -3,7 +3,7 @@
 # DESCRIPTION: rdbench help, option and size parsing edge cases: exit status 2 and one line naming the problem
 . "${0%/*}/../lib/common.sh"
 
-rdbench=$RD_BIN/rdbench
+rdbench=$(cd "$RD_BIN" && pwd)/rdbench
 [ -x "$rdbench" ] || fail "$rdbench is missing (make userspace-asan)"
 dir=$RD_TMP/target
 mkdir "$dir"
@@ -99,3 +99,21 @@ expect_usage_error "must not be 0" bw --size 0 "$dir"
 expect_usage_error "multiple of 4k" bw --direct --bs 512 "$dir"
 expect_usage_error "smaller than --bs" bw --size 4k --bs 1m --runs 1 "$dir"
 echo "all usage errors refused with one line"
+
+# Targets and labels in order: "--" ends the options, DIR=LABEL splits at
+# the last "=" unless the whole name exists.
+work=$RD_TMP/labels
+mkdir -p "$work/x=y"
+cd "$work"
+run 0 meta --sizes 0k --files 3 --runs 1 --quiet --force --json \
+	x=y x=y=split --label named x=y -- --dashed
+python3 -c '
+import json, sys
+rows = json.load(open(sys.argv[1]))
+got = [(r["target"], r["path"]) for r in rows]
+want = [("x=y", "x=y"), ("split", "x=y"), ("named", "x=y"), ("--dashed", "--dashed")]
+assert got == want, got
+' "$RD_TMP/out" || fail "targets and labels: $out"
+assert_eq "$(ls -A "$work")" "x=y" "the label test directory afterwards"
+assert_eq "$(ls -A "$work/x=y")" "" "the x=y directory afterwards"
+echo "targets, labels and -- parsed in order"

@@ -272,19 +272,22 @@ int parse_command_line(int argc, char **argv, const char *cmd, const struct subc
 	/* our own one-line messages, naming rdbench rather than argv[0] */
 	opterr = 0;
 	for (;;) {
-		int before = optind;
-		int opt = getopt_long(argc, argv, "+:h", opts, NULL);
+		/* "-": targets come back in order, as the argument of opt 1 */
+		int opt = getopt_long(argc, argv, "-:h", opts, NULL);
 
 		if (opt == -1) {
-			bool rest = optind > before && !strcmp(argv[optind - 1], "--");
-
-			if (optind >= argc)
-				break;
-			do {
+			/* only what follows "--" is left */
+			while (optind < argc) {
 				if (add_target(c, argv[optind++], label))
 					goto out_free;
 				label = NULL;
-			} while (rest && optind < argc);
+			}
+			break;
+		}
+		if (opt == 1) {
+			if (add_target(c, optarg, label))
+				goto out_free;
+			label = NULL;
 			continue;
 		}
 		switch (opt) {
