@@ -117,7 +117,7 @@ for spelling in rd0 ramdisk1 /dev/ramdisk1; do
 	has "$out" "reads: *7 bios, 28672 bytes (28K)$"
 	has "$out" "writes: *5 bios, 20480 bytes (20K)$"
 	has "$out" "discards: *1 bios, 1048576 bytes (1.0M)$"
-	has "$out" "write_zeroes: *0 bios, 0 bytes (0)$"
+	has "$out" "write_zeroes: *0 bios, 0 bytes$"
 	has "$out" "flushes: *2$"
 	has "$out" "alloc_failures: *0$"
 done

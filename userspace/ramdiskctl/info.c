@@ -28,33 +28,42 @@ static void unknown(const char *key)
 	field(key, "unknown");
 }
 
-/* "1073741824 (1.0G)": exact for scripts, human for people. */
-static void bytes_field(const char *key, bool known, uint64_t v)
+/* " (1.5M)" after a byte count, or nothing when it would only repeat it. */
+static const char *human_suffix(uint64_t bytes, char *buf, size_t len)
 {
 	char h[SIZE_STR_MAX];
 
+	if (bytes < 1024)
+		return "";
+	snprintf(buf, len, " (%s)", size_format(bytes, h, sizeof(h)));
+	return buf;
+}
+
+/* "1073741824 (1.0G)": exact for scripts, human for people. */
+static void bytes_field(const char *key, bool known, uint64_t v)
+{
+	char h[SIZE_STR_MAX + 3];
+
 	if (!known)
 		unknown(key);
-	else if (v < 1024)
-		field(key, "%" PRIu64, v);
 	else
-		field(key, "%" PRIu64 " (%s)", v, size_format(v, h, sizeof(h)));
+		field(key, "%" PRIu64 "%s", v, human_suffix(v, h, sizeof(h)));
 }
 
 static void io_field(const char *key, bool known, uint64_t count, uint64_t bytes)
 {
-	char h[SIZE_STR_MAX];
+	char h[SIZE_STR_MAX + 3];
 
 	if (!known)
 		unknown(key);
 	else
-		field(key, "%" PRIu64 " bios, %" PRIu64 " bytes (%s)", count, bytes,
-		      size_format(bytes, h, sizeof(h)));
+		field(key, "%" PRIu64 " bios, %" PRIu64 " bytes%s", count, bytes,
+		      human_suffix(bytes, h, sizeof(h)));
 }
 
 static void print_info(const struct rd_device *d)
 {
-	char dev[32], h[SIZE_STR_MAX];
+	char dev[32], h[SIZE_STR_MAX + 3];
 
 	field("device:", "%s",
 	      d->index < 0 ? "none (powered off)" : rd_devpath(d, dev, sizeof(dev)));
@@ -84,8 +93,8 @@ static void print_info(const struct rd_device *d)
 		return;
 	}
 	if (d->has_allocated)
-		field("allocated:", "%" PRIu64 " pages, %" PRIu64 " bytes (%s)", d->allocated_pages,
-		      d->allocated_bytes, size_format(d->allocated_bytes, h, sizeof(h)));
+		field("allocated:", "%" PRIu64 " pages, %" PRIu64 " bytes%s", d->allocated_pages,
+		      d->allocated_bytes, human_suffix(d->allocated_bytes, h, sizeof(h)));
 	else
 		unknown("allocated:");
 	io_field("reads:", d->has_reads, d->reads, d->read_bytes);
