@@ -43,6 +43,15 @@ run 0 "${quick_meta[@]}" --force "$full"
 assert_eq "$(cat "$full/precious")" keep "the file in the --force directory"
 assert_eq "$(ls -A "$full")" precious "the --force directory afterwards"
 
+# A fresh ext2/3/4 file system's empty lost+found does not count; one with
+# something in it does.
+fresh=$RD_TMP/fresh
+mkdir -p "$fresh/lost+found"
+run 0 "${quick_meta[@]}" "$fresh"
+assert_eq "$(ls -A "$fresh")" "lost+found" "the fresh file system afterwards"
+touch "$fresh/lost+found/#1234"
+expect_refusal "not empty" "${quick_meta[@]}" "$fresh"
+
 # The same directory twice is fine (each target has its own work directory).
 empty=$RD_TMP/empty
 mkdir "$empty"

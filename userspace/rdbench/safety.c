@@ -114,9 +114,26 @@ void targets_cleanup(struct common *c)
 		registered = NULL;
 }
 
+static int dir_has_foreign_entries(const char *dir, bool *foreign);
+
+/* An empty lost+found is what mkfs.ext4 leaves in a new file system. */
+static bool is_empty_lost_found(const char *dir, const char *name)
+{
+	bool foreign = true;
+	char *path;
+	struct stat st;
+
+	if (strcmp(name, "lost+found") || asprintf(&path, "%s/%s", dir, name) < 0)
+		return false;
+	if (!lstat(path, &st) && S_ISDIR(st.st_mode) && dir_has_foreign_entries(path, &foreign))
+		foreign = true;
+	free(path);
+	return !foreign;
+}
+
 /*
  * True when dir holds anything but the work directories of this very
- * process (two targets may name the same DIR).
+ * process (two targets may name the same DIR) and an empty lost+found.
  */
 static int dir_has_foreign_entries(const char *dir, bool *foreign)
 {
@@ -131,7 +148,8 @@ static int dir_has_foreign_entries(const char *dir, bool *foreign)
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		if (strncmp(de->d_name, own, strlen(own))) {
+		if (strncmp(de->d_name, own, strlen(own)) &&
+		    !is_empty_lost_found(dir, de->d_name)) {
 			*foreign = true;
 			break;
 		}
