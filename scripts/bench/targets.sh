@@ -102,20 +102,27 @@ target_down_brd() {
 # --- null_blk ------------------------------------------------------------
 
 target_up_null_blk() {
-	local mib=$1 d=$NULLB_CONFIGFS/bench index
+	local mib=$1 d=$NULLB_CONFIGFS/bench before b name=
 	if [ ! -d /sys/module/null_blk ]; then
 		modprobe null_blk nr_devices=0 || return 1
 	fi
 	mount_configfs || return 1
 	mkdir "$d" || return 1
+	# The disk's name is nullbN on some kernels and the configfs folder's
+	# name on others: take whichever disk powering on adds.
+	before=" $(echo /sys/block/*) "
 	# irqmode=0 completes in the submitter's context, as a RAM disk does.
 	if ! { echo "$mib" >"$d/size" && echo 0 >"$d/memory_backed" &&
 		echo 512 >"$d/blocksize" && echo 0 >"$d/irqmode" &&
-		echo 1 >"$d/power" && index=$(cat "$d/index"); }; then
+		echo 1 >"$d/power"; }; then
 		target_down_null_blk
 		return 1
 	fi
-	TARGET_DEV=/dev/nullb$index
+	for b in /sys/block/*; do
+		[[ $before == *" $b "* ]] || name=${b##*/}
+	done
+	[ -n "$name" ] || { echo "bench: null_blk powered on but no disk appeared" >&2; return 1; }
+	TARGET_DEV=/dev/$name
 	TARGET_BLOCK=1
 	wait_for_block "$TARGET_DEV"
 }
