@@ -15,7 +15,7 @@ ASAN_BIN := $(BUILD)/asan/bin
 KVER ?=
 KDIR ?=
 # The kernels `make check` tests.
-KVERS ?= 6.1 6.12
+KVERS ?= 6.1 6.12 7
 
 CC ?= cc
 CFLAGS ?= -O2 -g
