@@ -8,6 +8,7 @@
 
 #include <linux/bio.h>
 #include <linux/blkdev.h>
+#include <linux/indirect_call_wrapper.h>
 #include <linux/percpu.h>
 
 #include "ramdisk.h"
@@ -43,11 +44,13 @@ static blk_status_t rd_do_rw(struct rd_store *store, struct bio *bio, bool write
 				min_t(unsigned int, left, PAGE_SIZE - offset_in_page(pos));
 
 			if (write) {
-				err = store->ops->write(store, pos, bv.bv_page, off, len, nowait);
+				err = INDIRECT_CALL_1(store->ops->write, rd_pages_write, store, pos,
+						      bv.bv_page, off, len, nowait);
 				if (unlikely(err))
 					return rd_errno_to_status(err);
 			} else {
-				store->ops->read(store, pos, bv.bv_page, off, len);
+				INDIRECT_CALL_1(store->ops->read, rd_pages_read, store, pos,
+						bv.bv_page, off, len);
 			}
 			pos += len;
 			off += len;

@@ -44,6 +44,15 @@ struct rd_store {
 
 struct rd_store *rd_store_pages_create(int numa_node);
 
+/*
+ * The sparse-page operations, named so the I/O path can call them directly
+ * (INDIRECT_CALL_1) instead of through a retpoline.
+ */
+void rd_pages_read(struct rd_store *store, u64 pos, struct page *dst, unsigned int off,
+		   unsigned int len);
+int rd_pages_write(struct rd_store *store, u64 pos, struct page *src, unsigned int off,
+		   unsigned int len, bool nowait);
+
 /* pages held by all stores of the module */
 extern atomic_long_t rd_store_total_pages;
 

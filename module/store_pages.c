@@ -52,8 +52,8 @@ static void rd_pages_uncharge(struct rd_page_store *ps, long nr)
 	atomic_long_sub(nr, &rd_store_total_pages);
 }
 
-static void rd_pages_read(struct rd_store *store, u64 pos, struct page *dst, unsigned int off,
-			  unsigned int len)
+void rd_pages_read(struct rd_store *store, u64 pos, struct page *dst, unsigned int off,
+		   unsigned int len)
 {
 	struct rd_page_store *ps = to_page_store(store);
 	struct page *page;
@@ -90,8 +90,8 @@ static struct page *rd_pages_new(struct rd_page_store *ps, unsigned int in_page,
 	return page;
 }
 
-static int rd_pages_write(struct rd_store *store, u64 pos, struct page *src, unsigned int off,
-			  unsigned int len, bool nowait)
+int rd_pages_write(struct rd_store *store, u64 pos, struct page *src, unsigned int off,
+		   unsigned int len, bool nowait)
 {
 	struct rd_page_store *ps = to_page_store(store);
 	/* GFP_NOIO: reclaim must not recurse into block or fs I/O */

@@ -10,7 +10,7 @@ load_module nr_devices=1 size=64M
 
 fio --name=steady --filename=/dev/ramdisk0 --direct=1 --ioengine=psync \
 	--rw=randwrite --bssplit=4k/50:64k/50 --numjobs=2 --size=16M --offset_increment=32M \
-	--loops=3 --verify=crc32c --verify_fatal=1 --randrepeat=0 \
+	--loops=3 --verify=crc32c --verify_fatal=1 --verify_state_save=0 --randrepeat=0 \
 	--output="$RD_TMP/fio.out" &
 fio_pid=$!
 on_exit "kill $fio_pid"
