@@ -10,7 +10,7 @@ load_module nr_devices=1 size=64M
 
 fio --name=steady --filename=/dev/ramdisk0 --direct=1 --ioengine=psync \
 	--rw=randwrite --bssplit=4k/50:64k/50 --numjobs=2 --size=16M --offset_increment=32M \
-	--loops=3 --verify=crc32c --verify_fatal=1 --verify_state_save=0 --randrepeat=0 \
+	--loops=2 --verify=crc32c --verify_fatal=1 --verify_state_save=0 --randrepeat=0 \
 	--output="$RD_TMP/fio.out" &
 fio_pid=$!
 on_exit "kill $fio_pid"
@@ -20,7 +20,7 @@ head -c 256K /dev/urandom >"$RD_TMP/data"
 # One worker: make, power, write, verify, power off, remove; N times.
 worker() {
 	local w=$1 i name idx
-	for i in $(seq 1 12); do
+	for i in $(seq 1 8); do
 		name=w$w-$i
 		mkdir $cfg/"$name" || return 1
 		echo $(((w + 1) * 4))M >$cfg/"$name"/size || return 1
