@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make install          the tools and their man pages under PREFIX
+#                       (default /usr/local), staged below DESTDIR if set:
+#                       ramdiskctl in sbin (man 8), rdbench in bin (man 1)
+# make uninstall        removes what install put there
+# make modules_install  ramdisk.ko for KVER (or KDIR) through kbuild's own
+#                       modules_install: /lib/modules/KVER/updates/, then
+#                       depmod; DESTDIR becomes INSTALL_MOD_PATH (and
+#                       depmod is left to the package that ships it)
+# make dkms-source      the files DKMS builds from, in
+#                       $(DESTDIR)/usr/src/ramdisk-$(RD_VERSION); then
+#                       dkms add|build|install ramdisk/$(RD_VERSION)
+# make skeleton         regenerates Documentation/labs/skeleton from the
+#                       lab 6 solution (scripts/lab-skeleton)
+# make lab-solution     builds lab 6's minird.ko for KVER with W=1
+
+.PHONY: install uninstall modules_install dkms-source skeleton lab-solution
+
+# Must match PACKAGE_VERSION in dkms.conf (tests/host/560-dkms.sh checks).
+RD_VERSION := 0.1
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+INSTALL ?= install
+# Below /lib/modules/KVER/: "updates" wins over the kernel's own modules.
+INSTALL_MOD_DIR ?= updates
+
+install: userspace
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8
+	$(INSTALL) -m 0755 $(BIN)/ramdiskctl $(DESTDIR)$(SBINDIR)/ramdiskctl
+	$(INSTALL) -m 0755 $(BIN)/rdbench $(DESTDIR)$(BINDIR)/rdbench
+	$(INSTALL) -m 0644 $(TOP)/Documentation/man/ramdiskctl.8 $(DESTDIR)$(MANDIR)/man8/ramdiskctl.8
+	$(INSTALL) -m 0644 $(TOP)/Documentation/man/rdbench.1 $(DESTDIR)$(MANDIR)/man1/rdbench.1
+
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/ramdiskctl $(DESTDIR)$(BINDIR)/rdbench \
+		$(DESTDIR)$(MANDIR)/man8/ramdiskctl.8 $(DESTDIR)$(MANDIR)/man1/rdbench.1
+
+# kbuild installs (and signs or compresses, as the kernel's configuration
+# says) the module it built in build/kernels/KVER. The Debian header
+# packages carry no System.map, so kbuild skips depmod: run it here.
+modules_install: module
+	@kver='$(KVER_FULL)'; [ -n "$$kver" ] || exit 1; \
+	kdir=$$($(TOP)/scripts/kernel kdir $$kver) || exit 1; \
+	case $$kdir in $(BUILD)/chroot/*) \
+		echo "modules_install: $$kver is built in a chroot; install on a machine running it" >&2; \
+		exit 1 ;; \
+	esac; \
+	$(MAKE) -C $$kdir M=$(BUILD)/kernels/$$kver INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) \
+		$(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) modules_install && \
+	$(if $(DESTDIR),true,depmod -a $$kver)
+
+# Only what `make module` needs: DKMS copies the whole folder it is given,
+# and build/ may hold gigabytes.
+DKMS_FILES := Makefile Kbuild dkms.conf mk/install.mk module include scripts/build-module \
+	scripts/kernel scripts/chroot-make tests/vm/selftest
+DKMS_SRC ?= /usr/src/ramdisk-$(RD_VERSION)
+
+dkms-source:
+	@rm -rf $(DESTDIR)$(DKMS_SRC)
+	@mkdir -p $(DESTDIR)$(DKMS_SRC)
+	cd $(TOP) && git ls-files -z -- $(DKMS_FILES) | \
+		xargs -0 cp --parents -t $(DESTDIR)$(DKMS_SRC)
+	@echo "dkms-source: $(DESTDIR)$(DKMS_SRC); next: dkms add ramdisk/$(RD_VERSION)"
+
+skeleton:
+	@$(TOP)/scripts/lab-skeleton
+
+lab-solution:
+	@kver='$(KVER_FULL)'; [ -n "$$kver" ] || exit 1; \
+	$(TOP)/scripts/build-lab $$kver
