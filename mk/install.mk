@@ -7,7 +7,8 @@
 # make modules_install  ramdisk.ko for KVER (or KDIR) through kbuild's own
 #                       modules_install: /lib/modules/KVER/updates/, then
 #                       depmod; DESTDIR becomes INSTALL_MOD_PATH (and
-#                       depmod is left to the package that ships it)
+#                       depmod is left to the package that ships it);
+#                       NO_BUILD=1 installs the module already built
 # make dkms-source      the files DKMS builds from, in
 #                       $(DESTDIR)/usr/src/ramdisk-$(RD_VERSION); then
 #                       dkms add|build|install ramdisk/$(RD_VERSION)
@@ -44,7 +45,7 @@ uninstall:
 # kbuild installs (and signs or compresses, as the kernel's configuration
 # says) the module it built in build/kernels/KVER. The Debian header
 # packages carry no System.map, so kbuild skips depmod: run it here.
-modules_install: module
+modules_install: $(if $(filter 1,$(NO_BUILD)),,module)
 	@kver='$(KVER_FULL)'; [ -n "$$kver" ] || exit 1; \
 	kdir=$$($(TOP)/scripts/kernel kdir $$kver) || exit 1; \
 	case $$kdir in $(BUILD)/chroot/*) \

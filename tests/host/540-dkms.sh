@@ -22,6 +22,11 @@ snapshot() {
 	find /var/lib/dkms /lib/modules \( -type f -o -type l \) 2>/dev/null | sort
 }
 snapshot >"$RD_TMP/before"
+# DKMS makes a module-signing key the first time it builds anywhere; one
+# made by this test is this test's to remove.
+for key in /var/lib/dkms/mok.key /var/lib/dkms/mok.pub; do
+	[ -e "$key" ] || on_exit "rm -f $key"
+done
 on_exit "rm -rf /var/lib/dkms/ramdisk"
 on_exit "rm -rf $src"
 on_exit "dkms remove $pkg --all"
@@ -35,25 +40,19 @@ for k in ${KVERS:-6.1 6.12 7}; do
 	kdir=$("$top/scripts/kernel" kdir "$kver")
 	case $kdir in
 	"$top"/build/chroot/*)
-		# DKMS runs make on this host; these headers need the chroot's
-		# compiler, which the tree's build finds through RD_CHROOT.
-		echo "build for $kver (headers in the chroot)"
-		if ! RD_CHROOT=$top/build/chroot/trixie dkms build "$pkg" -k "$kver" \
-			--kernelsourcedir "$kdir" >"$RD_TMP/build-$kver.log" 2>&1; then
-			tail -n 30 "$RD_TMP/build-$kver.log"
-			fail "dkms build failed for $kver"
-		fi
-		;;
-	*)
-		echo "build for $kver"
-		if ! dkms build "$pkg" -k "$kver" >"$RD_TMP/build-$kver.log" 2>&1; then
-			tail -n 30 "$RD_TMP/build-$kver.log"
-			find /var/lib/dkms/ramdisk -name make.log -exec tail -n 30 {} \;
-			fail "dkms build failed for $kver"
-		fi
-		host_kvers+=("$kver")
+		# DKMS runs the build with this host's compiler, and these headers
+		# need the chroot's; a machine running this kernel has both.
+		echo "$kver: headers only in the trixie chroot, not a DKMS target on this host"
+		continue
 		;;
 	esac
+	echo "build for $kver"
+	if ! dkms build "$pkg" -k "$kver" >"$RD_TMP/build-$kver.log" 2>&1; then
+		tail -n 30 "$RD_TMP/build-$kver.log"
+		find /var/lib/dkms/ramdisk -name make.log -exec tail -n 30 {} \;
+		fail "dkms build failed for $kver"
+	fi
+	host_kvers+=("$kver")
 	ko=$(find "/var/lib/dkms/ramdisk/$version/$kver" -name 'ramdisk.ko*' | head -n 1)
 	[ -n "$ko" ] || fail "dkms build left no ramdisk.ko for $kver"
 	vermagic=$(modinfo -F vermagic "$ko")
@@ -73,13 +72,8 @@ dkms uninstall "$pkg" -k "$kver" >/dev/null
 echo "remove"
 dkms remove "$pkg" --all >/dev/null
 rm -rf "$src"
-snapshot >"$RD_TMP/after"
-# DKMS makes a module-signing key the first time it builds anywhere; one
-# made by this test is this test's to remove.
 for key in /var/lib/dkms/mok.key /var/lib/dkms/mok.pub; do
-	if ! grep -qx "$key" "$RD_TMP/before" && [ -e "$key" ]; then
-		rm -f "$key"
-	fi
+	grep -qx "$key" "$RD_TMP/before" || rm -f "$key"
 done
 snapshot >"$RD_TMP/after"
 diff "$RD_TMP/before" "$RD_TMP/after" || fail "dkms left files behind or took some away (diff above)"
