@@ -62,11 +62,17 @@ DKMS_FILES := Makefile Kbuild dkms.conf mk/install.mk module include scripts/bui
 	scripts/kernel scripts/chroot-make tests/vm/selftest
 DKMS_SRC ?= /usr/src/ramdisk-$(RD_VERSION)
 
+# The files as they are in the working tree, new ones included, as `make
+# module` would build them; outside a git checkout, the folders whole.
 dkms-source:
 	@rm -rf $(DESTDIR)$(DKMS_SRC)
 	@mkdir -p $(DESTDIR)$(DKMS_SRC)
-	cd $(TOP) && git ls-files -z -- $(DKMS_FILES) | \
-		xargs -0 cp --parents -t $(DESTDIR)$(DKMS_SRC)
+	cd $(TOP) && if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+		git ls-files -z --cached --others --exclude-standard -- $(DKMS_FILES) | \
+			xargs -0 cp --parents -t $(DESTDIR)$(DKMS_SRC); \
+	else \
+		cp -r --parents $(DKMS_FILES) $(DESTDIR)$(DKMS_SRC); \
+	fi
 	@echo "dkms-source: $(DESTDIR)$(DKMS_SRC); next: dkms add ramdisk/$(RD_VERSION)"
 
 skeleton:
