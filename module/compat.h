@@ -95,6 +95,12 @@ static inline void rd_compat_release(struct gendisk *disk)
 {
 	rd_dev_release(disk);
 }
+
+static inline int rd_compat_ioctl(struct block_device *bdev, blk_mode_t mode, unsigned int cmd,
+				  unsigned long arg)
+{
+	return rd_ioctl(bdev->bd_disk->private_data, cmd, arg);
+}
 #else
 static inline int rd_compat_open(struct block_device *bdev, fmode_t mode)
 {
@@ -104,6 +110,12 @@ static inline int rd_compat_open(struct block_device *bdev, fmode_t mode)
 static inline void rd_compat_release(struct gendisk *disk, fmode_t mode)
 {
 	rd_dev_release(disk);
+}
+
+static inline int rd_compat_ioctl(struct block_device *bdev, fmode_t mode, unsigned int cmd,
+				  unsigned long arg)
+{
+	return rd_ioctl(bdev->bd_disk->private_data, cmd, arg);
 }
 #endif
 

@@ -14,6 +14,7 @@
 #include <linux/string.h>
 
 #include "ramdisk.h"
+#include "store.h"
 
 struct rd_cfg {
 	struct config_item item;
@@ -124,6 +125,58 @@ RD_CFG_ATTR(mem_limit, "%llu", rd_cfg_parse_size, true);
 RD_CFG_ATTR(numa_node, "%d", rd_cfg_parse_int, false);
 RD_CFG_ATTR(size, "%llu", rd_cfg_parse_size, false);
 
+/* An address or size: decimal with an optional K/M/G/T, or 0x hex. */
+static int rd_cfg_parse_phys(const char *who, const char *attr, const char *page, u64 *val)
+{
+	if (!kstrtou64(page, 0, val) || !rd_parse_size(page, val))
+		return 0;
+	pr_warn("%s: %s '%.*s' is not an address or size (0x hex, or digits with an optional K, M, G or T)\n",
+		who, attr, rd_text_len(page), page);
+	return -EINVAL;
+}
+
+static int rd_cfg_parse_bool(const char *who, const char *attr, const char *page, bool *val)
+{
+	if (kstrtobool(page, val)) {
+		pr_warn("%s: %s '%.*s' is neither 0 nor 1\n", who, attr, rd_text_len(page), page);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+RD_CFG_ATTR(format, "%d", rd_cfg_parse_bool, false);
+RD_CFG_ATTR(phys_addr, "0x%llx", rd_cfg_parse_phys, false);
+
+static ssize_t rd_cfg_phys_size_show(struct config_item *item, char *page)
+{
+	struct rd_cfg *c = to_rd_cfg(item);
+	ssize_t ret;
+
+	mutex_lock(&rd_lock);
+	ret = scnprintf(page, PAGE_SIZE, "%llu\n", c->cfg.phys_size);
+	mutex_unlock(&rd_lock);
+	return ret;
+}
+
+/* The device is the range less its header page, so size follows phys_size. */
+static ssize_t rd_cfg_phys_size_store(struct config_item *item, const char *page, size_t count)
+{
+	struct rd_cfg *c = to_rd_cfg(item);
+	struct rd_config want;
+	int err;
+
+	mutex_lock(&rd_lock);
+	want = c->cfg;
+	err = rd_cfg_parse_phys(config_item_name(item), "phys_size", page, &want.phys_size);
+	if (!err && want.phys_size > RD_PHYS_HEADER_BYTES)
+		want.size = want.phys_size - RD_PHYS_HEADER_BYTES;
+	if (!err)
+		err = rd_cfg_apply(c, "phys_size", &want, false);
+	mutex_unlock(&rd_lock);
+	return err ? err : count;
+}
+CONFIGFS_ATTR(rd_cfg_, phys_size);
+
 static ssize_t rd_cfg_index_show(struct config_item *item, char *page)
 {
 	struct rd_cfg *c = to_rd_cfg(item);
@@ -162,6 +215,8 @@ static int rd_cfg_power_on(struct rd_cfg *c)
 		return PTR_ERR(dev);
 	}
 	c->dev = dev;
+	/* a format is done once; the next power-on attaches what is there */
+	c->cfg.format = false;
 	return 0;
 }
 
@@ -203,8 +258,10 @@ CONFIGFS_ATTR(rd_cfg_, power);
 
 /* Alphabetical: the `features` file lists them in this order. */
 static struct configfs_attribute *rd_cfg_attrs[] = {
-	&rd_cfg_attr_block_size, &rd_cfg_attr_index, &rd_cfg_attr_max_part, &rd_cfg_attr_mem_limit,
-	&rd_cfg_attr_numa_node,	 &rd_cfg_attr_power, &rd_cfg_attr_size,	    NULL,
+	&rd_cfg_attr_block_size, &rd_cfg_attr_format,	  &rd_cfg_attr_index,
+	&rd_cfg_attr_max_part,	 &rd_cfg_attr_mem_limit,  &rd_cfg_attr_numa_node,
+	&rd_cfg_attr_phys_addr,	 &rd_cfg_attr_phys_size,  &rd_cfg_attr_power,
+	&rd_cfg_attr_size,	 NULL,
 };
 
 static void rd_cfg_release(struct config_item *item)

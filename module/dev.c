@@ -66,6 +66,12 @@ int rd_config_validate(const struct rd_config *cfg, const char *who)
 			cfg->size, RD_MAX_BYTES);
 		return -EINVAL;
 	}
+	if (cfg->phys_size && (cfg->phys_size < 2 * RD_PHYS_HEADER_BYTES ||
+			       cfg->size != cfg->phys_size - RD_PHYS_HEADER_BYTES)) {
+		pr_warn("%s: size %llu must be phys_size %llu less the %d-byte header\n", who,
+			cfg->size, cfg->phys_size, RD_PHYS_HEADER_BYTES);
+		return -EINVAL;
+	}
 	if (cfg->max_part > RAMDISK_MAX_PART) {
 		pr_warn("%s: max_part %u is above %d\n", who, cfg->max_part, RAMDISK_MAX_PART);
 		return -EINVAL;
@@ -105,6 +111,8 @@ static const struct block_device_operations rd_fops = {
 	.submit_bio = rd_submit_bio,
 	.open = rd_compat_open,
 	.release = rd_compat_release,
+	.ioctl = rd_compat_ioctl,
+	.compat_ioctl = blkdev_compat_ptr_ioctl,
 };
 
 struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name,
@@ -133,9 +141,17 @@ struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name,
 	rd->stats = alloc_percpu(struct rd_stats);
 	if (!rd->stats)
 		goto out_free_index;
-	rd->store = rd_store_pages_create(cfg->numa_node);
-	if (!rd->store)
-		goto out_free_stats;
+	if (cfg->phys_size) {
+		rd->store = rd_store_phys_create(cfg, name[0] ? name : "insmod");
+		if (IS_ERR(rd->store)) {
+			err = PTR_ERR(rd->store);
+			goto out_free_stats;
+		}
+	} else {
+		rd->store = rd_store_pages_create(cfg->numa_node);
+		if (!rd->store)
+			goto out_free_stats;
+	}
 	rd_store_set_limit(rd->store, cfg->mem_limit);
 
 	disk = rd_compat_alloc_disk(cfg->block_size, cfg->numa_node);

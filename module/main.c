@@ -13,12 +13,16 @@
 #include <linux/rcupdate.h>
 
 #include "ramdisk.h"
+#include "store.h"
 
 static unsigned int rd_nr_devices = 1;
 static u64 rd_size = RAMDISK_SIZE_DEFAULT;
 static unsigned int rd_max_part;
 static unsigned int rd_block_size = RAMDISK_BLOCK_SIZE_DEFAULT;
 static u64 rd_mem_limit;
+static u64 rd_phys_addr;
+static u64 rd_phys_size;
+static bool rd_format;
 
 static struct rd_device *rd_load_devices[RAMDISK_MAX_LOAD_DEVICES];
 
@@ -71,6 +75,19 @@ static int rd_param_size_set(const char *val, const struct kernel_param *kp)
 	return 0;
 }
 
+static int rd_param_phys_set(const char *val, const struct kernel_param *kp)
+{
+	u64 v;
+
+	if (kstrtou64(val, 0, &v) && rd_parse_size(val, &v)) {
+		pr_warn("%s '%s' is not an address or size (0x hex, or digits with an optional K, M, G or T)\n",
+			kp->name, val);
+		return -EINVAL;
+	}
+	*(u64 *)kp->arg = v;
+	return 0;
+}
+
 static int rd_param_size_get(char *buffer, const struct kernel_param *kp)
 {
 	return scnprintf(buffer, PAGE_SIZE, "%llu\n", *(u64 *)kp->arg);
@@ -107,6 +124,11 @@ static const struct kernel_param_ops rd_size_ops = {
 	.get = rd_param_size_get,
 };
 
+static const struct kernel_param_ops rd_phys_ops = {
+	.set = rd_param_phys_set,
+	.get = rd_param_size_get,
+};
+
 static const struct kernel_param_ops rd_allocated_pages_ops = {
 	.set = rd_param_read_only_set,
 	.get = rd_param_allocated_pages_get,
@@ -123,6 +145,13 @@ MODULE_PARM_DESC(block_size, "Logical block size, 512 or 4096 (default 512)");
 module_param_cb(mem_limit, &rd_size_ops, &rd_mem_limit, 0444);
 MODULE_PARM_DESC(mem_limit,
 		 "Memory each load-time device may use, bytes, 0 = unlimited (default 0)");
+module_param_cb(phys_addr, &rd_phys_ops, &rd_phys_addr, 0444);
+MODULE_PARM_DESC(phys_addr, "ramdisk0 lives in reserved memory from this physical address");
+module_param_cb(phys_size, &rd_phys_ops, &rd_phys_size, 0444);
+MODULE_PARM_DESC(phys_size,
+		 "Bytes of reserved memory for ramdisk0, its header included; 0 = RAM pages (default)");
+module_param_named(format, rd_format, bool, 0444);
+MODULE_PARM_DESC(format, "Write a fresh header and zeros over ramdisk0's reserved memory");
 module_param_cb(allocated_pages, &rd_allocated_pages_ops, NULL, 0444);
 MODULE_PARM_DESC(allocated_pages, "Read-only: pages held by all devices of the module");
 
@@ -144,18 +173,35 @@ static int __init rd_init(void)
 		.mem_limit = rd_mem_limit,
 		.numa_node = NUMA_NO_NODE,
 	};
+	struct rd_config phys_cfg;
 	unsigned int i;
 	int err;
 
 	err = rd_config_validate(&cfg, "insmod");
 	if (err)
 		return err;
+	/* device 0 alone may live in reserved memory: its range is unique */
+	phys_cfg = cfg;
+	if (rd_phys_size) {
+		if (!rd_nr_devices) {
+			pr_warn("insmod: phys_size needs nr_devices 1 or more\n");
+			return -EINVAL;
+		}
+		phys_cfg.phys_addr = rd_phys_addr;
+		phys_cfg.phys_size = rd_phys_size;
+		phys_cfg.format = rd_format;
+		phys_cfg.size = rd_phys_size > RD_PHYS_HEADER_BYTES ?
+					rd_phys_size - RD_PHYS_HEADER_BYTES : 0;
+		err = rd_config_validate(&phys_cfg, "insmod");
+		if (err)
+			return err;
+	}
 	err = rd_dev_major_register();
 	if (err)
 		return err;
 
 	for (i = 0; i < rd_nr_devices; i++) {
-		struct rd_device *rd = rd_dev_create(&cfg, "", NULL);
+		struct rd_device *rd = rd_dev_create(i ? &cfg : &phys_cfg, "", NULL);
 
 		if (IS_ERR(rd)) {
 			err = PTR_ERR(rd);

@@ -22,6 +22,11 @@ struct rd_config {
 	unsigned int max_part;
 	u64 mem_limit; /* bytes, 0 = unlimited */
 	int numa_node; /* NUMA_NO_NODE = any */
+	/* a reserved physical range backs the device when phys_size != 0 */
+	u64 phys_addr;
+	u64 phys_size;
+	/* write a fresh header and zeros over the range at power-on */
+	bool format;
 };
 
 /*
@@ -72,6 +77,9 @@ void rd_dev_release(struct gendisk *disk);
 int rd_dev_major_register(void);
 void rd_dev_major_unregister(void);
 long rd_total_pages(void);
+
+/* ioctl.c */
+int rd_ioctl(struct rd_device *rd, unsigned int cmd, unsigned long arg);
 
 /* io.c */
 void rd_submit_bio(struct bio *bio);

@@ -11,10 +11,16 @@
 #define RAMDISK_STORE_H
 
 #include <linux/atomic.h>
+#include <linux/limits.h>
 #include <linux/types.h>
 
 struct page;
+struct rd_config;
 struct rd_store;
+
+#define RD_STORE_NO_EXTENT U64_MAX
+/* A reserved range starts with a header page; the data follows it. */
+#define RD_PHYS_HEADER_BYTES 4096
 
 struct rd_store_ops {
 	/* copy len bytes at byte offset pos of the device into page+off */
@@ -28,6 +34,11 @@ struct rd_store_ops {
 		     unsigned int len, bool nowait);
 	/* make [pos, pos + len) read as zeros, freeing whole pages */
 	void (*discard)(struct rd_store *store, u64 pos, u64 len);
+	/*
+	 * the first byte at or after pos that holds data, with the length of
+	 * the run of data there in *len; RD_STORE_NO_EXTENT when none
+	 */
+	u64 (*next_extent)(struct rd_store *store, u64 pos, u64 *len);
 	void (*destroy)(struct rd_store *store);
 };
 
@@ -43,6 +54,11 @@ struct rd_store {
 };
 
 struct rd_store *rd_store_pages_create(int numa_node);
+/* Attaches a reserved physical range; an ERR_PTR, logged, when refused. */
+struct rd_store *rd_store_phys_create(const struct rd_config *cfg, const char *who);
+bool rd_store_is_phys(const struct rd_store *store);
+/* "phys ADDR SIZE UUID\n" for the sysfs backing file */
+int rd_store_phys_describe(const struct rd_store *store, char *buf, size_t len);
 
 /*
  * The sparse-page operations, named so the I/O path can call them directly

@@ -194,6 +194,44 @@ static void rd_pages_discard(struct rd_store *store, u64 pos, u64 len)
 		rd_pages_zero(ps, tail_start, end - tail_start);
 }
 
+/*
+ * The first page at or after pos and the run of pages that follow it
+ * without a gap. A page counts from its first byte, as a save must copy
+ * it whole.
+ */
+static u64 rd_pages_next_extent(struct rd_store *store, u64 pos, u64 *len)
+{
+	struct rd_page_store *ps = to_page_store(store);
+	XA_STATE(xas, &ps->pages, pos >> PAGE_SHIFT);
+	unsigned long first, next;
+	struct page *page;
+
+	rcu_read_lock();
+	page = xas_find(&xas, ULONG_MAX);
+	while (xas_retry(&xas, page))
+		page = xas_find(&xas, ULONG_MAX);
+	if (!page) {
+		rcu_read_unlock();
+		return RD_STORE_NO_EXTENT;
+	}
+	first = xas.xa_index;
+	next = first + 1;
+	for (;;) {
+		page = xas_next(&xas);
+		if (xas_retry(&xas, page))
+			continue;
+		if (!page || xas.xa_index != next)
+			break;
+		next++;
+		/* runs are reported in pieces so that the lock is held briefly */
+		if (next - first >= 65536)
+			break;
+	}
+	rcu_read_unlock();
+	*len = (u64)(next - first) << PAGE_SHIFT;
+	return (u64)first << PAGE_SHIFT;
+}
+
 /* Called once no I/O can reach the store any more. */
 static void rd_pages_destroy(struct rd_store *store)
 {
@@ -217,6 +255,7 @@ static const struct rd_store_ops rd_pages_ops = {
 	.read = rd_pages_read,
 	.write = rd_pages_write,
 	.discard = rd_pages_discard,
+	.next_extent = rd_pages_next_extent,
 	.destroy = rd_pages_destroy,
 };
 

@@ -96,10 +96,22 @@ static ssize_t alloc_failures_show(struct device *dev, struct device_attribute *
 }
 static DEVICE_ATTR_RO(alloc_failures);
 
+/* "pages", or "phys ADDR BYTES UUID" for a device in reserved memory. */
+static ssize_t backing_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	const struct rd_store *store = dev_to_rd(dev)->store;
+
+	if (!rd_store_is_phys(store))
+		return sysfs_emit(buf, "pages\n");
+	return rd_store_phys_describe(store, buf, PAGE_SIZE);
+}
+static DEVICE_ATTR_RO(backing);
+
 static struct attribute *rd_stat_attrs[] = {
 	&dev_attr_alloc_failures.attr,
 	&dev_attr_allocated_bytes.attr,
 	&dev_attr_allocated_pages.attr,
+	&dev_attr_backing.attr,
 	&dev_attr_discards.attr,
 	&dev_attr_flushes.attr,
 	&dev_attr_mem_limit.attr,

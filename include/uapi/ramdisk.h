@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
  * Constants shared by the ramdisk module and its userspace tools: limits,
- * names of the configfs and sysfs interfaces. The module exposes no ioctls
- * of its own yet.
+ * names of the configfs and sysfs interfaces, and the one ioctl of the
+ * module's own.
  */
 #ifndef _UAPI_RAMDISK_H
 #define _UAPI_RAMDISK_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
 
 /* /dev/ramdiskN and the block device name of the module. */
 #define RAMDISK_NAME "ramdisk"
@@ -28,5 +31,32 @@
 #define RAMDISK_CONFIGFS_ROOT "/sys/kernel/config/ramdisk"
 /* Statistics directory below /sys/block/ramdiskN/. */
 #define RAMDISK_SYSFS_STATS "ramdisk"
+
+/* One run of bytes that hold data; everything else reads as zeros. */
+struct ramdisk_extent {
+	__u64 offset; /* bytes from the start of the device */
+	__u64 length; /* bytes */
+};
+
+/*
+ * RAMDISK_IOC_GET_EXTENTS: the runs of data at or after start, in order,
+ * like FIEMAP. In: start, count (room in the array at extents, at most
+ * RAMDISK_EXTENTS_MAX), flags 0. Out: count filled, and
+ * RAMDISK_EXTENTS_LAST in flags when no data lies beyond the last one
+ * given. The next call starts at the end of the last extent. A device
+ * backed by reserved memory reports one extent: all of it.
+ */
+struct ramdisk_extents {
+	__u64 start;
+	__u32 count;
+	__u32 flags;
+	__u64 extents; /* user pointer to struct ramdisk_extent[count] */
+};
+
+#define RAMDISK_EXTENTS_LAST 0x1
+#define RAMDISK_EXTENTS_MAX 4096
+
+#define RAMDISK_IOC_MAGIC 0xd7
+#define RAMDISK_IOC_GET_EXTENTS _IOWR(RAMDISK_IOC_MAGIC, 1, struct ramdisk_extents)
 
 #endif /* _UAPI_RAMDISK_H */

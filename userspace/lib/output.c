@@ -57,8 +57,7 @@ static bool kind_valid(int kind)
 
 	if (kind & ~(TABLE_KIND_MASK | TABLE_MACHINE_ONLY))
 		return false;
-	return base == TABLE_TEXT || base == TABLE_NUMBER ||
-	       base == TABLE_NUMBER_LIST;
+	return base == TABLE_TEXT || base == TABLE_NUMBER || base == TABLE_NUMBER_LIST;
 }
 
 int table_add_column(struct table *t, const char *name, int kind)
@@ -210,9 +209,8 @@ static void pad(FILE *out, size_t n)
 		fputc(' ', out);
 }
 
-static void print_human_line(const struct table *t, FILE *out,
-			     const size_t *width, const char *const *text,
-			     size_t last)
+static void print_human_line(const struct table *t, FILE *out, const size_t *width,
+			     const char *const *text, size_t last)
 {
 	bool first = true;
 
@@ -303,8 +301,8 @@ static size_t utf8_sequence_length(const unsigned char *s)
 			return 0;
 		cp = (cp << 6) | (s[i] & 0x3f);
 	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || (cp >= 0xd800 && cp <= 0xdfff) ||
+	    cp > 0x10ffff)
 		return 0;
 	return n;
 }

@@ -63,8 +63,7 @@ int table_add_row(struct table *t, const char *const *cells);
  * column in order. Missing trailing cells stay empty; extra cells fail.
  */
 int table_row_begin(struct table *t);
-int table_cell(struct table *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+int table_cell(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The stored cell, or NULL when out of range. */
 const char *table_get(const struct table *t, size_t row, size_t col);

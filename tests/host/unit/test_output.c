@@ -8,13 +8,12 @@
 
 static int failures;
 
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
-				__LINE__, #cond);                              \
-			failures++;                                            \
-		}                                                              \
+#define CHECK(cond)                                                                              \
+	do {                                                                                     \
+		if (!(cond)) {                                                                   \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+			failures++;                                                              \
+		}                                                                                \
 	} while (0)
 
 static char *render(const struct table *t, enum output_format fmt)
@@ -31,21 +30,18 @@ static char *render(const struct table *t, enum output_format fmt)
 	return buf;
 }
 
-static void expect_render(const struct table *t, enum output_format fmt,
-			  const char *want)
+static void expect_render(const struct table *t, enum output_format fmt, const char *want)
 {
 	char *got = render(t, fmt);
 
 	if (strcmp(got, want)) {
-		fprintf(stderr, "format %d\n--- want\n%s--- got\n%s---\n", fmt,
-			want, got);
+		fprintf(stderr, "format %d\n--- want\n%s--- got\n%s---\n", fmt, want, got);
 		failures++;
 	}
 	free(got);
 }
 
-static void expect_string(void (*writer)(FILE *, const char *), const char *in,
-			  const char *want)
+static void expect_string(void (*writer)(FILE *, const char *), const char *in, const char *want)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -54,8 +50,7 @@ static void expect_string(void (*writer)(FILE *, const char *), const char *in,
 	writer(f, in);
 	fclose(f);
 	if (strcmp(buf, want)) {
-		fprintf(stderr, "escape of \"%s\": want %s, got %s\n", in, want,
-			buf);
+		fprintf(stderr, "escape of \"%s\": want %s, got %s\n", in, want, buf);
 		failures++;
 	}
 	free(buf);
@@ -69,8 +64,7 @@ static void test_formats(void)
 	CHECK(t);
 	CHECK(table_add_column(t, "target", TABLE_TEXT) == 0);
 	CHECK(table_add_column(t, "ops/s", TABLE_NUMBER) == 1);
-	CHECK(table_add_column(t, "raw",
-			       TABLE_NUMBER_LIST | TABLE_MACHINE_ONLY) == 2);
+	CHECK(table_add_column(t, "raw", TABLE_NUMBER_LIST | TABLE_MACHINE_ONLY) == 2);
 	CHECK(table_add_column(t, "note", TABLE_TEXT) == 3);
 	CHECK(table_columns(t) == 4);
 	CHECK(table_add_row(t, row1) == 0);
@@ -94,16 +88,15 @@ static void test_formats(void)
 		      "tmpfs            12  x\n"
 		      "say \"hi\", ok  12345  a\nb\n"
 		      "ünï               -  \n");
-	expect_render(
-		t, OUTPUT_JSON,
-		"[\n"
-		"  {\"target\": \"tmpfs\", \"ops/s\": 12, "
-		"\"raw\": [1.5,2,3], \"note\": \"x\"},\n"
-		"  {\"target\": \"say \\\"hi\\\", ok\", \"ops/s\": 12345, "
-		"\"raw\": [], \"note\": \"a\\nb\"},\n"
-		"  {\"target\": \"ünï\", \"ops/s\": null, "
-		"\"raw\": [], \"note\": \"\"}\n"
-		"]\n");
+	expect_render(t, OUTPUT_JSON,
+		      "[\n"
+		      "  {\"target\": \"tmpfs\", \"ops/s\": 12, "
+		      "\"raw\": [1.5,2,3], \"note\": \"x\"},\n"
+		      "  {\"target\": \"say \\\"hi\\\", ok\", \"ops/s\": 12345, "
+		      "\"raw\": [], \"note\": \"a\\nb\"},\n"
+		      "  {\"target\": \"ünï\", \"ops/s\": null, "
+		      "\"raw\": [], \"note\": \"\"}\n"
+		      "]\n");
 	expect_render(t, OUTPUT_CSV,
 		      "target,ops/s,raw,note\n"
 		      "tmpfs,12,1.5 2 3,x\n"
@@ -140,23 +133,20 @@ static void test_escapes(void)
 	/* invalid UTF-8: stray continuation, overlong, surrogate, truncated */
 	expect_string(json_write_string, "a\x80z", "\"a\\ufffdz\"");
 	expect_string(json_write_string, "\xc0\xaf", "\"\\ufffd\\ufffd\"");
-	expect_string(json_write_string, "\xed\xa0\x80",
-		      "\"\\ufffd\\ufffd\\ufffd\"");
+	expect_string(json_write_string, "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"");
 	expect_string(json_write_string, "\xe2\x82", "\"\\ufffd\\ufffd\"");
 
 	expect_string(csv_write_field, "plain", "plain");
 	expect_string(csv_write_field, "", "");
 	expect_string(csv_write_field, "a,b", "\"a,b\"");
-	expect_string(csv_write_field, "he said \"x\"",
-		      "\"he said \"\"x\"\"\"");
+	expect_string(csv_write_field, "he said \"x\"", "\"he said \"\"x\"\"\"");
 	expect_string(csv_write_field, "cr\rlf\n", "\"cr\rlf\n\"");
 	expect_string(csv_write_field, " lead", " lead");
 }
 
 static void test_numbers(void)
 {
-	const char *good[] = { "0",	   "-0",   "12",    "1.5",
-			       "-3.25e10", "1E+3", "0.001", "2e-7" };
+	const char *good[] = { "0", "-0", "12", "1.5", "-3.25e10", "1E+3", "0.001", "2e-7" };
 	const char *bad[] = { "",   "-",   "01",  "1.",	  ".5", "+1",
 			      "1e", "inf", "nan", "0x10", "1 ", "1,5" };
 

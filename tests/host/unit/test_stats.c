@@ -10,15 +10,14 @@
 
 static int failures;
 
-static void expect(const double *v, size_t n, double median, double min,
-		   double max)
+static void expect(const double *v, size_t n, double median, double min, double max)
 {
 	struct stats st;
 
-	if (stats_compute(v, n, &st) || st.n != n || st.median != median ||
-	    st.min != min || st.max != max) {
-		fprintf(stderr, "n=%zu: want %g/%g/%g, got %g/%g/%g\n", n,
-			median, min, max, st.median, st.min, st.max);
+	if (stats_compute(v, n, &st) || st.n != n || st.median != median || st.min != min ||
+	    st.max != max) {
+		fprintf(stderr, "n=%zu: want %g/%g/%g, got %g/%g/%g\n", n, median, min, max,
+			st.median, st.min, st.max);
 		failures++;
 	}
 }
@@ -67,13 +66,11 @@ int main(void)
 		failures++;
 	}
 	if (timer_cost_ns() <= 0 || timer_cost_ns() > 1e6) {
-		fprintf(stderr, "implausible timer cost %g ns\n",
-			timer_cost_ns());
+		fprintf(stderr, "implausible timer cost %g ns\n", timer_cost_ns());
 		failures++;
 	}
 	if (failures)
 		return 1;
-	printf("stats: all checks passed (timer %.1f ns per read)\n",
-	       timer_cost_ns());
+	printf("stats: all checks passed (timer %.1f ns per read)\n", timer_cost_ns());
 	return 0;
 }

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The module's own ioctl: which ranges of a device hold data, so that a
+ * save reads only those instead of the whole device.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blkdev.h>
+#include <linux/uaccess.h>
+
+#include "ramdisk.h"
+#include "store.h"
+
+static int rd_ioctl_get_extents(struct rd_device *rd, struct ramdisk_extents __user *uarg)
+{
+	u64 dev_size = get_capacity(rd->disk) << SECTOR_SHIFT;
+	struct ramdisk_extent __user *out;
+	struct ramdisk_extent cur = {};
+	struct ramdisk_extents req;
+	bool have = false, more = true;
+	u64 pos, start, len;
+	u32 filled = 0;
+
+	if (copy_from_user(&req, uarg, sizeof(req)))
+		return -EFAULT;
+	if (req.flags || !req.count || req.count > RAMDISK_EXTENTS_MAX)
+		return -EINVAL;
+	out = u64_to_user_ptr(req.extents);
+	pos = req.start;
+	while (pos < dev_size) {
+		start = rd->store->ops->next_extent(rd->store, pos, &len);
+		if (start == RD_STORE_NO_EXTENT || start >= dev_size) {
+			more = false;
+			break;
+		}
+		/* a run that begins before pos is reported from pos on */
+		if (start < pos) {
+			len -= pos - start;
+			start = pos;
+		}
+		len = min(len, dev_size - start);
+		/* the store may hand back one run in pieces: join them */
+		if (have && cur.offset + cur.length == start) {
+			cur.length += len;
+		} else {
+			if (have) {
+				if (copy_to_user(&out[filled], &cur, sizeof(cur)))
+					return -EFAULT;
+				have = false;
+				if (++filled == req.count)
+					break;
+			}
+			cur.offset = start;
+			cur.length = len;
+			have = true;
+		}
+		pos = start + len;
+		cond_resched();
+	}
+	if (pos >= dev_size)
+		more = false;
+	if (have) {
+		if (copy_to_user(&out[filled], &cur, sizeof(cur)))
+			return -EFAULT;
+		filled++;
+	}
+	req.count = filled;
+	req.flags = more ? 0 : RAMDISK_EXTENTS_LAST;
+	if (copy_to_user(uarg, &req, sizeof(req)))
+		return -EFAULT;
+	return 0;
+}
+
+int rd_ioctl(struct rd_device *rd, unsigned int cmd, unsigned long arg)
+{
+	switch (cmd) {
+	case RAMDISK_IOC_GET_EXTENTS:
+		return rd_ioctl_get_extents(rd, (struct ramdisk_extents __user *)arg);
+	default:
+		return -ENOTTY;
+	}
+}

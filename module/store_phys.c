@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reserved-memory backing store: the device lives in a physical range the
+ * kernel was told to leave alone (memmap=SIZE$OFFSET or memmap=SIZE!OFFSET),
+ * so its data outlives the module and, when the firmware keeps RAM, a warm
+ * reboot.
+ *
+ * The first 4 KiB of the range hold a header that says what the rest is;
+ * the device's data follows it. Nothing is written to the range before its
+ * header has been found valid and matching, unless a format was asked for.
+ *
+ * Stores are plain cached stores: they survive rmmod and a warm reset of
+ * the machine because the range is RAM that nobody else touches. A real
+ * NVDIMM would need memcpy_flushcache() and a flush to be power-safe.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/crc32.h>
+#include <linux/err.h>
+#include <linux/highmem.h>
+#include <linux/io.h>
+#include <linux/ioport.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uuid.h>
+
+#include "ramdisk.h"
+#include "store.h"
+
+#define RD_PHYS_MAGIC 0x314d5652414e4452ULL /* "RDNVRAM1" read as little-endian */
+#define RD_PHYS_LAYOUT_VERSION 1
+#define RD_PHYS_STATE_CLEAN 1
+#define RD_PHYS_STATE_DIRTY 2
+
+/* On-media header, little-endian, at the start of the range. */
+struct rd_phys_header {
+	__le64 magic;
+	__le32 version;
+	__le32 header_bytes; /* bytes covered by the checksum: sizeof(this) */
+	u8 uuid[16];
+	__le64 dev_size; /* bytes of data after the header page */
+	__le32 block_size;
+	__le32 state; /* RD_PHYS_STATE_* */
+	__le64 format_count; /* times this range was formatted */
+	__le32 reserved;
+	__le32 crc; /* CRC-32 (zlib) of the bytes above */
+} __packed;
+
+struct rd_phys_store {
+	struct rd_store base;
+	void *map; /* the whole range, header first */
+	void *data; /* map + RD_PHYS_HEADER_BYTES */
+	struct resource *claim;
+	u64 phys_addr;
+	u64 phys_size;
+	u64 dev_size;
+	u8 uuid[16];
+	/* the header said dirty at attach: the last user did not detach */
+	bool was_dirty;
+};
+
+static struct rd_phys_store *to_phys_store(struct rd_store *store)
+{
+	return container_of(store, struct rd_phys_store, base);
+}
+
+static u32 rd_phys_header_crc(const struct rd_phys_header *h)
+{
+	return ~crc32_le(~0U, (const u8 *)h, offsetof(struct rd_phys_header, crc));
+}
+
+static void rd_phys_read(struct rd_store *store, u64 pos, struct page *dst, unsigned int off,
+			 unsigned int len)
+{
+	struct rd_phys_store *ps = to_phys_store(store);
+
+	memcpy_to_page(dst, off, ps->data + pos, len);
+}
+
+static int rd_phys_write(struct rd_store *store, u64 pos, struct page *src, unsigned int off,
+			 unsigned int len, bool nowait)
+{
+	struct rd_phys_store *ps = to_phys_store(store);
+
+	memcpy_from_page(ps->data + pos, src, off, len);
+	return 0;
+}
+
+static void rd_phys_discard(struct rd_store *store, u64 pos, u64 len)
+{
+	struct rd_phys_store *ps = to_phys_store(store);
+
+	while (len) {
+		u64 chunk = min_t(u64, len, SZ_1M);
+
+		memset(ps->data + pos, 0, chunk);
+		pos += chunk;
+		len -= chunk;
+		cond_resched();
+	}
+}
+
+/* Every byte of the range holds data: one extent, the whole device. */
+static u64 rd_phys_next_extent(struct rd_store *store, u64 pos, u64 *len)
+{
+	struct rd_phys_store *ps = to_phys_store(store);
+
+	if (pos >= ps->dev_size)
+		return RD_STORE_NO_EXTENT;
+	*len = ps->dev_size - pos;
+	return pos;
+}
+
+static void rd_phys_write_header(struct rd_phys_store *ps, u32 block_size, u32 state,
+				 u64 format_count)
+{
+	struct rd_phys_header h = {
+		.magic = cpu_to_le64(RD_PHYS_MAGIC),
+		.version = cpu_to_le32(RD_PHYS_LAYOUT_VERSION),
+		.header_bytes = cpu_to_le32(sizeof(h)),
+		.dev_size = cpu_to_le64(ps->dev_size),
+		.block_size = cpu_to_le32(block_size),
+		.state = cpu_to_le32(state),
+		.format_count = cpu_to_le64(format_count),
+	};
+
+	memcpy(h.uuid, ps->uuid, sizeof(h.uuid));
+	h.crc = cpu_to_le32(rd_phys_header_crc(&h));
+	memcpy(ps->map, &h, sizeof(h));
+}
+
+/* Orderly detach: the header says clean, with everything else as it was. */
+static void rd_phys_destroy(struct rd_store *store)
+{
+	struct rd_phys_store *ps = to_phys_store(store);
+	struct rd_phys_header h;
+
+	memcpy(&h, ps->map, sizeof(h));
+	h.state = cpu_to_le32(RD_PHYS_STATE_CLEAN);
+	h.crc = cpu_to_le32(rd_phys_header_crc(&h));
+	memcpy(ps->map, &h, sizeof(h));
+	memunmap(ps->map);
+	release_mem_region(ps->phys_addr, ps->phys_size);
+	kfree(ps);
+}
+
+static const struct rd_store_ops rd_phys_ops = {
+	.read = rd_phys_read,
+	.write = rd_phys_write,
+	.discard = rd_phys_discard,
+	.next_extent = rd_phys_next_extent,
+	.destroy = rd_phys_destroy,
+};
+
+struct rd_phys_cover {
+	u64 start;
+	u64 covered_end; /* first byte not yet known to be reserved */
+};
+
+/* Called for each memory resource inside the range, in address order. */
+static int rd_phys_cover_one(struct resource *res, void *arg)
+{
+	struct rd_phys_cover *c = arg;
+
+	if (res->desc != IORES_DESC_RESERVED && res->desc != IORES_DESC_PERSISTENT_MEMORY_LEGACY)
+		return 0;
+	if (res->start <= c->covered_end && res->end + 1 > c->covered_end)
+		c->covered_end = res->end + 1;
+	return 0;
+}
+
+/*
+ * The range must be memory the kernel was told to leave alone: no page of
+ * it System RAM, all of it inside reserved (memmap=$) or legacy persistent
+ * (memmap=!) entries of the memory map.
+ */
+static int rd_phys_check_range(u64 addr, u64 size, const char *who)
+{
+	struct rd_phys_cover cover = { .start = addr, .covered_end = addr };
+
+	if (!IS_ALIGNED(addr, PAGE_SIZE) || !IS_ALIGNED(size, PAGE_SIZE)) {
+		pr_warn("%s: phys_addr 0x%llx and phys_size %llu must be multiples of %lu\n", who,
+			addr, size, PAGE_SIZE);
+		return -EINVAL;
+	}
+	if (size < 2 * PAGE_SIZE || addr + size < addr) {
+		pr_warn("%s: phys range 0x%llx+%llu is too small or wraps around\n", who, addr,
+			size);
+		return -EINVAL;
+	}
+	if (region_intersects(addr, size, IORESOURCE_SYSTEM_RAM, IORES_DESC_NONE) !=
+	    REGION_DISJOINT) {
+		pr_warn("%s: phys range 0x%llx-0x%llx is System RAM in use by the kernel; reserve it with memmap=SIZE$OFFSET\n",
+			who, addr, addr + size - 1);
+		return -EINVAL;
+	}
+	walk_iomem_res_desc(IORES_DESC_NONE, IORESOURCE_MEM, addr, addr + size - 1, &cover,
+			    rd_phys_cover_one);
+	if (cover.covered_end < addr + size) {
+		pr_warn("%s: phys range 0x%llx-0x%llx is not reserved memory (0x%llx is not; see /proc/iomem)\n",
+			who, addr, addr + size - 1, cover.covered_end);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Decides what the header allows: 0 to attach with the data as it is, 1
+ * when the range is blank and may be formatted, -EINVAL when it must be
+ * left alone. Logs why it refuses.
+ */
+static int rd_phys_check_header(struct rd_phys_store *ps, const struct rd_config *cfg,
+				const char *who, u64 *format_count)
+{
+	struct rd_phys_header h;
+
+	memcpy(&h, ps->map, sizeof(h));
+	*format_count = 0;
+	if (le64_to_cpu(h.magic) != RD_PHYS_MAGIC)
+		return 1;
+	*format_count = le64_to_cpu(h.format_count);
+	if (le32_to_cpu(h.crc) != rd_phys_header_crc(&h) ||
+	    le32_to_cpu(h.header_bytes) != sizeof(h)) {
+		pr_warn("%s: the header at 0x%llx fails its checksum; refusing to attach (format=1 overwrites it)\n",
+			who, ps->phys_addr);
+		return -EINVAL;
+	}
+	if (le32_to_cpu(h.version) != RD_PHYS_LAYOUT_VERSION) {
+		pr_warn("%s: the header at 0x%llx has layout version %u, this module knows %u\n",
+			who, ps->phys_addr, le32_to_cpu(h.version), RD_PHYS_LAYOUT_VERSION);
+		return -EINVAL;
+	}
+	if (le64_to_cpu(h.dev_size) != ps->dev_size ||
+	    le32_to_cpu(h.block_size) != cfg->block_size) {
+		pr_warn("%s: the header at 0x%llx describes %llu bytes in %u-byte blocks, the configuration %llu bytes in %u-byte blocks; refusing to attach\n",
+			who, ps->phys_addr, le64_to_cpu(h.dev_size), le32_to_cpu(h.block_size),
+			ps->dev_size, cfg->block_size);
+		return -EINVAL;
+	}
+	memcpy(ps->uuid, h.uuid, sizeof(ps->uuid));
+	ps->was_dirty = le32_to_cpu(h.state) != RD_PHYS_STATE_CLEAN;
+	return 0;
+}
+
+struct rd_store *rd_store_phys_create(const struct rd_config *cfg, const char *who)
+{
+	struct rd_phys_store *ps;
+	u64 format_count;
+	int err, blank;
+
+	err = rd_phys_check_range(cfg->phys_addr, cfg->phys_size, who);
+	if (err)
+		return ERR_PTR(err);
+
+	ps = kzalloc(sizeof(*ps), GFP_KERNEL);
+	if (!ps)
+		return ERR_PTR(-ENOMEM);
+	ps->phys_addr = cfg->phys_addr;
+	ps->phys_size = cfg->phys_size;
+	ps->dev_size = cfg->phys_size - RD_PHYS_HEADER_BYTES;
+
+	/* The claim is what keeps two devices (or a driver) off one range. */
+	ps->claim = request_mem_region(ps->phys_addr, ps->phys_size, RAMDISK_NAME);
+	if (!ps->claim) {
+		pr_warn("%s: phys range 0x%llx-0x%llx overlaps another device or driver (see /proc/iomem)\n",
+			who, ps->phys_addr, ps->phys_addr + ps->phys_size - 1);
+		err = -EBUSY;
+		goto out_free;
+	}
+	ps->map = memremap(ps->phys_addr, ps->phys_size, MEMREMAP_WB);
+	if (!ps->map) {
+		pr_warn("%s: cannot map phys range 0x%llx-0x%llx\n", who, ps->phys_addr,
+			ps->phys_addr + ps->phys_size - 1);
+		err = -ENOMEM;
+		goto out_release;
+	}
+	ps->data = ps->map + RD_PHYS_HEADER_BYTES;
+
+	blank = rd_phys_check_header(ps, cfg, who, &format_count);
+	if (blank < 0 && !cfg->format) {
+		err = blank;
+		goto out_unmap;
+	}
+	if (blank > 0 && !cfg->format) {
+		pr_warn("%s: no ramdisk header at 0x%llx; refusing to attach (format=1 makes one)\n",
+			who, ps->phys_addr);
+		err = -EINVAL;
+		goto out_unmap;
+	}
+	if (cfg->format) {
+		/* a format means an empty device: zeros, under a new identity */
+		rd_phys_discard(&ps->base, 0, ps->dev_size);
+		uuid_gen((uuid_t *)ps->uuid);
+		format_count++;
+		pr_info("%s: formatted phys range 0x%llx-0x%llx (%llu data bytes)\n", who,
+			ps->phys_addr, ps->phys_addr + ps->phys_size - 1, ps->dev_size);
+	} else {
+		pr_info("%s: attached phys range 0x%llx-0x%llx, uuid %pU%s\n", who, ps->phys_addr,
+			ps->phys_addr + ps->phys_size - 1, ps->uuid,
+			ps->was_dirty ? ", last detach was not orderly" : "");
+	}
+	/* dirty until an orderly detach says otherwise */
+	rd_phys_write_header(ps, cfg->block_size, RD_PHYS_STATE_DIRTY, format_count);
+
+	ps->base.ops = &rd_phys_ops;
+	ps->base.numa_node = NUMA_NO_NODE;
+	atomic_long_set(&ps->base.nr_pages, 0);
+	atomic_long_set(&ps->base.alloc_failures, 0);
+	return &ps->base;
+
+out_unmap:
+	memunmap(ps->map);
+out_release:
+	release_mem_region(ps->phys_addr, ps->phys_size);
+out_free:
+	kfree(ps);
+	return ERR_PTR(err);
+}
+
+bool rd_store_is_phys(const struct rd_store *store)
+{
+	return store->ops == &rd_phys_ops;
+}
+
+int rd_store_phys_describe(const struct rd_store *store, char *buf, size_t len)
+{
+	const struct rd_phys_store *ps = container_of(store, struct rd_phys_store, base);
+
+	return scnprintf(buf, len, "phys 0x%llx %llu %pU\n", ps->phys_addr, ps->phys_size,
+			 ps->uuid);
+}
