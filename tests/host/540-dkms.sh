@@ -12,6 +12,11 @@ assert_eq "$version" "$(sed -n 's/^RD_VERSION := //p' "$top/mk/install.mk")" \
 pkg=ramdisk/$version
 src=/usr/src/ramdisk-$version
 
+# DKMS's tree is the machine's, not the checkout's: one run of this test at
+# a time, even from several checkouts or `make check` runs.
+exec 9>/run/lock/ramdisk-dkms-test.lock
+flock -w 400 9 || skip "another run of this test kept the DKMS lock for 400 s"
+
 if [ -e "$src" ] || [ -e /var/lib/dkms/ramdisk ]; then
 	skip "ramdisk is already in DKMS on this machine ($src or /var/lib/dkms/ramdisk); not touching it"
 fi
