@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: a WARN in the guest fails the run although the command passed
+# EVERY-KERNEL: yes
 # shellcheck source=lib.sh
 . "${0%/*}/lib.sh"
 
