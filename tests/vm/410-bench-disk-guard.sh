@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: make bench HOST=1 refuses a DISK that is mounted, partitioned or holds a file system, unless DESTROY_DATA=1
+# KERNELS: first
 . "${0%/*}/../lib/common.sh"
 
 # refused_because DEV WORDS: the guard refuses DEV and says WORDS.

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: fio client/server over loopback: serve a ramdisk and a brd device, drive both with clients, one report
+# KERNELS: first
 . "${0%/*}/../lib/common.sh"
 require_cmd fio python3
 [ -f "${RD_MODULE:-}" ] || fail "RD_MODULE is missing (make module)"
