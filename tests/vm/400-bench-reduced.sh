@@ -2,7 +2,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: a reduced make bench (1 s per job, every target, ext4 and tmpfs mounts) runs end to end and reports every figure
 # KERNELS: first
-# VMOPTS: --mem 2G
 . "${0%/*}/../lib/common.sh"
 require_cmd fio python3 mkfs.ext4
 [ -f "${RD_MODULE:-}" ] || fail "RD_MODULE is missing (make module)"
