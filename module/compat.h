@@ -10,6 +10,7 @@
 
 #include <linux/blkdev.h>
 #include <linux/err.h>
+#include <linux/hrtimer.h>
 #include <linux/sizes.h>
 
 #include "compat_probes.h"
@@ -116,6 +117,41 @@ static inline int rd_compat_ioctl(struct block_device *bdev, fmode_t mode, unsig
 				  unsigned long arg)
 {
 	return rd_ioctl(bdev->bd_disk->private_data, cmd, arg);
+}
+#endif
+
+#ifdef HAVE_QUEUE_LIMITS_FEATURES
+/* 6.11: a volatile write cache and FUA are queue features in queue_limits. */
+static inline int rd_compat_set_write_cache(struct gendisk *disk)
+{
+	struct queue_limits lim = queue_limits_start_update(disk->queue);
+
+	lim.features |= BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA;
+	return queue_limits_commit_update(disk->queue, &lim);
+}
+#else
+static inline int rd_compat_set_write_cache(struct gendisk *disk)
+{
+	blk_queue_write_cache(disk->queue, true, true);
+	return 0;
+}
+#endif
+
+#ifdef HAVE_HRTIMER_SETUP
+/* 6.13: hrtimer_setup() takes the callback; hrtimer_init() is gone in 6.15. */
+static inline void rd_compat_hrtimer_setup(struct hrtimer *timer,
+					   enum hrtimer_restart (*fn)(struct hrtimer *),
+					   clockid_t clock, enum hrtimer_mode mode)
+{
+	hrtimer_setup(timer, fn, clock, mode);
+}
+#else
+static inline void rd_compat_hrtimer_setup(struct hrtimer *timer,
+					   enum hrtimer_restart (*fn)(struct hrtimer *),
+					   clockid_t clock, enum hrtimer_mode mode)
+{
+	hrtimer_init(timer, clock, mode);
+	timer->function = fn;
 }
 #endif
 

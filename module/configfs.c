@@ -57,6 +57,15 @@ static int rd_cfg_parse_uint(const char *who, const char *attr, const char *page
 	return 0;
 }
 
+static int rd_cfg_parse_u64(const char *who, const char *attr, const char *page, u64 *val)
+{
+	if (kstrtou64(page, 10, val)) {
+		pr_warn("%s: %s '%.*s' is not a number\n", who, attr, rd_text_len(page), page);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int rd_cfg_parse_int(const char *who, const char *attr, const char *page, int *val)
 {
 	if (kstrtoint(page, 10, val)) {
@@ -81,8 +90,10 @@ static int rd_cfg_apply(struct rd_cfg *c, const char *attr, const struct rd_conf
 	if (err)
 		return err;
 	c->cfg = *want;
-	if (c->dev)
+	if (c->dev) {
 		rd_dev_set_mem_limit(c->dev, want->mem_limit);
+		rd_dev_set_throttle(c->dev, want);
+	}
 	return 0;
 }
 
@@ -119,11 +130,79 @@ static int rd_cfg_apply(struct rd_cfg *c, const char *attr, const struct rd_conf
 	}                                                                                 \
 	CONFIGFS_ATTR(rd_cfg_, _name)
 
+RD_CFG_ATTR(bandwidth_mbps, "%u", rd_cfg_parse_uint, true);
 RD_CFG_ATTR(block_size, "%u", rd_cfg_parse_uint, false);
+RD_CFG_ATTR(cache_size, "%llu", rd_cfg_parse_size, false);
+RD_CFG_ATTR(flush_latency_ns, "%u", rd_cfg_parse_uint, true);
 RD_CFG_ATTR(max_part, "%u", rd_cfg_parse_uint, false);
 RD_CFG_ATTR(mem_limit, "%llu", rd_cfg_parse_size, true);
 RD_CFG_ATTR(numa_node, "%d", rd_cfg_parse_int, false);
+RD_CFG_ATTR(power_cut_drop_percent, "%u", rd_cfg_parse_uint, true);
+RD_CFG_ATTR(power_cut_seed, "%llu", rd_cfg_parse_u64, true);
+RD_CFG_ATTR(read_latency_ns, "%u", rd_cfg_parse_uint, true);
 RD_CFG_ATTR(size, "%llu", rd_cfg_parse_size, false);
+RD_CFG_ATTR(write_latency_ns, "%u", rd_cfg_parse_uint, true);
+
+static const char *const rd_cache_mode_names[] = {
+	[RD_CACHE_WRITETHROUGH] = "writethrough",
+	[RD_CACHE_WRITEBACK] = "writeback",
+};
+
+static ssize_t rd_cfg_cache_mode_show(struct config_item *item, char *page)
+{
+	struct rd_cfg *c = to_rd_cfg(item);
+	unsigned int mode;
+
+	mutex_lock(&rd_lock);
+	mode = c->cfg.cache_mode;
+	mutex_unlock(&rd_lock);
+	return scnprintf(page, PAGE_SIZE, "%s\n", rd_cache_mode_names[mode]);
+}
+
+static ssize_t rd_cfg_cache_mode_store(struct config_item *item, const char *page, size_t count)
+{
+	struct rd_cfg *c = to_rd_cfg(item);
+	struct rd_config want;
+	int mode, err;
+
+	mode = sysfs_match_string(rd_cache_mode_names, page);
+	if (mode < 0) {
+		pr_warn("%s: cache_mode '%.*s' is neither writethrough nor writeback\n",
+			config_item_name(item), rd_text_len(page), page);
+		return -EINVAL;
+	}
+	mutex_lock(&rd_lock);
+	want = c->cfg;
+	want.cache_mode = mode;
+	err = rd_cfg_apply(c, "cache_mode", &want, false);
+	mutex_unlock(&rd_lock);
+	return err ? err : count;
+}
+CONFIGFS_ATTR(rd_cfg_, cache_mode);
+
+/* Writing 1 loses what the volatile cache holds, as a power loss would. */
+static ssize_t rd_cfg_power_cut_store(struct config_item *item, const char *page, size_t count)
+{
+	struct rd_cfg *c = to_rd_cfg(item);
+	const char *who = config_item_name(item);
+	bool cut;
+	int err = 0;
+
+	if (kstrtobool(page, &cut) || !cut) {
+		pr_warn("%s: power_cut takes 1\n", who);
+		return -EINVAL;
+	}
+	mutex_lock(&rd_lock);
+	if (!c->dev) {
+		pr_warn("%s: power_cut needs a powered device\n", who);
+		err = -ENODEV;
+	} else {
+		rd_dev_power_cut(c->dev, c->cfg.power_cut_drop_percent, c->cfg.power_cut_seed);
+	}
+	mutex_unlock(&rd_lock);
+	return err ? err : count;
+}
+CONFIGFS_ATTR_WO(rd_cfg_, power_cut);
 
 /* An address or size: decimal with an optional K/M/G/T, or 0x hex. */
 static int rd_cfg_parse_phys(const char *who, const char *attr, const char *page, u64 *val)
@@ -258,10 +337,26 @@ CONFIGFS_ATTR(rd_cfg_, power);
 
 /* Alphabetical: the `features` file lists them in this order. */
 static struct configfs_attribute *rd_cfg_attrs[] = {
-	&rd_cfg_attr_block_size, &rd_cfg_attr_format,	  &rd_cfg_attr_index,
-	&rd_cfg_attr_max_part,	 &rd_cfg_attr_mem_limit,  &rd_cfg_attr_numa_node,
-	&rd_cfg_attr_phys_addr,	 &rd_cfg_attr_phys_size,  &rd_cfg_attr_power,
-	&rd_cfg_attr_size,	 NULL,
+	&rd_cfg_attr_bandwidth_mbps,
+	&rd_cfg_attr_block_size,
+	&rd_cfg_attr_cache_mode,
+	&rd_cfg_attr_cache_size,
+	&rd_cfg_attr_flush_latency_ns,
+	&rd_cfg_attr_format,
+	&rd_cfg_attr_index,
+	&rd_cfg_attr_max_part,
+	&rd_cfg_attr_mem_limit,
+	&rd_cfg_attr_numa_node,
+	&rd_cfg_attr_phys_addr,
+	&rd_cfg_attr_phys_size,
+	&rd_cfg_attr_power,
+	&rd_cfg_attr_power_cut,
+	&rd_cfg_attr_power_cut_drop_percent,
+	&rd_cfg_attr_power_cut_seed,
+	&rd_cfg_attr_read_latency_ns,
+	&rd_cfg_attr_size,
+	&rd_cfg_attr_write_latency_ns,
+	NULL,
 };
 
 static void rd_cfg_release(struct config_item *item)

@@ -14,9 +14,11 @@
 #include <linux/numa.h>
 #include <linux/slab.h>
 
+#include "cache.h"
 #include "compat.h"
 #include "ramdisk.h"
 #include "store.h"
+#include "throttle.h"
 
 /*
  * Every device owns a fixed run of minors, enough for RAMDISK_MAX_PART
@@ -37,6 +39,10 @@ void rd_config_init_default(struct rd_config *cfg)
 	cfg->max_part = 0;
 	cfg->mem_limit = 0;
 	cfg->numa_node = NUMA_NO_NODE;
+	cfg->cache_mode = RD_CACHE_WRITETHROUGH;
+	cfg->cache_size = RD_CACHE_SIZE_DEFAULT;
+	cfg->power_cut_drop_percent = 100;
+	cfg->power_cut_seed = 1;
 }
 
 /* Returns -EINVAL and logs why when cfg cannot make a device. */
@@ -70,6 +76,16 @@ int rd_config_validate(const struct rd_config *cfg, const char *who)
 			       cfg->size != cfg->phys_size - RD_PHYS_HEADER_BYTES)) {
 		pr_warn("%s: size %llu must be phys_size %llu less the %d-byte header\n", who,
 			cfg->size, cfg->phys_size, RD_PHYS_HEADER_BYTES);
+		return -EINVAL;
+	}
+	if (cfg->cache_mode == RD_CACHE_WRITEBACK && cfg->cache_size < PAGE_SIZE) {
+		pr_warn("%s: cache_size %llu is below one page, %lu bytes\n", who, cfg->cache_size,
+			PAGE_SIZE);
+		return -EINVAL;
+	}
+	if (cfg->power_cut_drop_percent > 100) {
+		pr_warn("%s: power_cut_drop_percent %u is above 100\n", who,
+			cfg->power_cut_drop_percent);
 		return -EINVAL;
 	}
 	if (cfg->max_part > RAMDISK_MAX_PART) {
@@ -154,10 +170,27 @@ struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name,
 	}
 	rd_store_set_limit(rd->store, cfg->mem_limit);
 
+	err = -ENOMEM;
+	rd->throttle = rd_throttle_create();
+	if (!rd->throttle)
+		goto out_destroy_store;
+	rd->throttled = rd_throttle_set(rd->throttle, cfg);
+	if (cfg->cache_mode == RD_CACHE_WRITEBACK) {
+		rd->cache = rd_cache_create(rd->store, cfg->cache_size);
+		if (!rd->cache)
+			goto out_destroy_throttle;
+	}
+
 	disk = rd_compat_alloc_disk(cfg->block_size, cfg->numa_node);
 	if (IS_ERR(disk)) {
 		err = PTR_ERR(disk);
-		goto out_destroy_store;
+		goto out_destroy_cache;
+	}
+	/* writeback mode is a volatile cache: the block layer sends FLUSH and FUA */
+	if (rd->cache) {
+		err = rd_compat_set_write_cache(disk);
+		if (err)
+			goto out_put_disk;
 	}
 	disk->major = rd_major;
 	disk->first_minor = rd->index * RD_MINORS_PER_DEVICE;
@@ -177,6 +210,11 @@ struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name,
 
 out_put_disk:
 	put_disk(disk);
+out_destroy_cache:
+	if (rd->cache)
+		rd_cache_destroy(rd->cache);
+out_destroy_throttle:
+	rd_throttle_destroy(rd->throttle);
 out_destroy_store:
 	rd->store->ops->destroy(rd->store);
 out_free_stats:
@@ -203,7 +241,11 @@ int rd_dev_remove(struct rd_device *rd)
 	mutex_unlock(&disk->open_mutex);
 
 	del_gendisk(disk);
+	/* delayed completions still use the disk and the module */
+	rd_throttle_destroy(rd->throttle);
 	put_disk(disk);
+	if (rd->cache)
+		rd_cache_destroy(rd->cache);
 	rd->store->ops->destroy(rd->store);
 	free_percpu(rd->stats);
 	ida_free(&rd_index_ida, rd->index);
@@ -214,6 +256,22 @@ int rd_dev_remove(struct rd_device *rd)
 void rd_dev_set_mem_limit(struct rd_device *rd, u64 bytes)
 {
 	rd_store_set_limit(rd->store, bytes);
+}
+
+void rd_dev_set_throttle(struct rd_device *rd, const struct rd_config *cfg)
+{
+	WRITE_ONCE(rd->throttled, rd_throttle_set(rd->throttle, cfg));
+}
+
+/*
+ * Only writeback mode holds anything volatile. Clean cached pages of the
+ * block device go too, so buffered readers see the durable state.
+ */
+void rd_dev_power_cut(struct rd_device *rd, unsigned int drop_percent, u64 seed)
+{
+	if (rd->cache)
+		rd_cache_power_cut(rd->cache, drop_percent, seed);
+	invalidate_bdev(rd->disk->part0);
 }
 
 long rd_total_pages(void)

@@ -11,12 +11,16 @@
 #include <linux/indirect_call_wrapper.h>
 #include <linux/percpu.h>
 
+#include "cache.h"
 #include "ramdisk.h"
 #include "store.h"
+#include "throttle.h"
 
 static blk_status_t rd_errno_to_status(int err)
 {
 	switch (err) {
+	case 0:
+		return BLK_STS_OK;
 	case -ENOSPC:
 		return BLK_STS_NOSPC;
 	case -EAGAIN:
@@ -68,6 +72,10 @@ void rd_submit_bio(struct bio *bio)
 	u64 pos = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
 	blk_status_t status = BLK_STS_OK;
 
+	/* writeback mode: data goes through the volatile cache */
+	if (unlikely(rd->cache))
+		store = rd_cache_store(rd->cache);
+
 	switch (bio_op(bio)) {
 	case REQ_OP_READ:
 		status = rd_do_rw(store, bio, false);
@@ -82,14 +90,23 @@ void rd_submit_bio(struct bio *bio)
 		 */
 		if (bio->bi_opf & (REQ_PREFLUSH | REQ_FUA))
 			this_cpu_inc(rd->stats->flushes);
+		if (unlikely(rd->cache) && (bio->bi_opf & REQ_PREFLUSH)) {
+			status = rd_errno_to_status(rd_cache_flush(rd->cache));
+			if (status)
+				break;
+		}
 		if (!bytes)
 			break;
 		status = rd_do_rw(store, bio, true);
 		this_cpu_inc(rd->stats->writes);
 		this_cpu_add(rd->stats->write_bytes, bytes);
+		if (unlikely(rd->cache) && (bio->bi_opf & REQ_FUA) && !status)
+			status = rd_errno_to_status(rd_cache_make_durable(rd->cache, pos, bytes));
 		break;
 	case REQ_OP_FLUSH:
 		this_cpu_inc(rd->stats->flushes);
+		if (unlikely(rd->cache))
+			status = rd_errno_to_status(rd_cache_flush(rd->cache));
 		break;
 	case REQ_OP_DISCARD:
 		store->ops->discard(store, pos, bytes);
@@ -107,5 +124,8 @@ void rd_submit_bio(struct bio *bio)
 		break;
 	}
 	bio->bi_status = status;
-	bio_endio(bio);
+	if (unlikely(READ_ONCE(rd->throttled)))
+		rd_throttle_end_bio(rd->throttle, bio);
+	else
+		bio_endio(bio);
 }

@@ -13,7 +13,9 @@
 #include "uapi/ramdisk.h"
 
 struct config_item;
+struct rd_cache;
 struct rd_store;
+struct rd_throttle;
 
 /* What a device is made from; validated by rd_config_validate(). */
 struct rd_config {
@@ -22,6 +24,15 @@ struct rd_config {
 	unsigned int max_part;
 	u64 mem_limit; /* bytes, 0 = unlimited */
 	int numa_node; /* NUMA_NO_NODE = any */
+	unsigned int cache_mode; /* RD_CACHE_WRITETHROUGH or RD_CACHE_WRITEBACK */
+	u64 cache_size; /* bytes of volatile cache in writeback mode */
+	unsigned int power_cut_drop_percent; /* share of cached pages a power cut loses */
+	u64 power_cut_seed;
+	/* 0 = no delay; may change while powered */
+	unsigned int read_latency_ns;
+	unsigned int write_latency_ns;
+	unsigned int flush_latency_ns;
+	unsigned int bandwidth_mbps;
 	/* a reserved physical range backs the device when phys_size != 0 */
 	u64 phys_addr;
 	u64 phys_size;
@@ -47,10 +58,22 @@ struct rd_stats {
 
 #define RD_NAME_LEN 64
 
+enum {
+	RD_CACHE_WRITETHROUGH,
+	RD_CACHE_WRITEBACK,
+};
+
+#define RD_CACHE_SIZE_DEFAULT (64ULL << 20)
+
 struct rd_device {
 	struct gendisk *disk;
 	struct rd_store *store;
 	struct rd_stats __percpu *stats;
+	/* the volatile write cache in writeback mode, else NULL */
+	struct rd_cache *cache;
+	struct rd_throttle *throttle;
+	/* completions wait for the throttle; may change while in use */
+	bool throttled;
 	int index;
 	/* set under disk->open_mutex once removal has begun: opens fail */
 	bool dying;
@@ -72,6 +95,8 @@ struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name,
 				struct config_item *cfg_item);
 int rd_dev_remove(struct rd_device *rd);
 void rd_dev_set_mem_limit(struct rd_device *rd, u64 bytes);
+void rd_dev_set_throttle(struct rd_device *rd, const struct rd_config *cfg);
+void rd_dev_power_cut(struct rd_device *rd, unsigned int drop_percent, u64 seed);
 int rd_dev_open(struct gendisk *disk);
 void rd_dev_release(struct gendisk *disk);
 int rd_dev_major_register(void);

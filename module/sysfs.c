@@ -11,6 +11,7 @@
 #include <linux/percpu.h>
 #include <linux/sysfs.h>
 
+#include "cache.h"
 #include "ramdisk.h"
 #include "store.h"
 
@@ -96,6 +97,32 @@ static ssize_t alloc_failures_show(struct device *dev, struct device_attribute *
 }
 static DEVICE_ATTR_RO(alloc_failures);
 
+static ssize_t cache_mode_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", dev_to_rd(dev)->cache ? "writeback" : "writethrough");
+}
+static DEVICE_ATTR_RO(cache_mode);
+
+/* Pages held by the volatile write cache, on top of allocated_pages. */
+static ssize_t cache_pages_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%ld\n", rd_cache_pages(dev_to_rd(dev)->cache));
+}
+static DEVICE_ATTR_RO(cache_pages);
+
+/* Bytes written but not yet durable: what a power cut would lose. */
+static ssize_t dirty_bytes_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", rd_cache_dirty_bytes(dev_to_rd(dev)->cache));
+}
+static DEVICE_ATTR_RO(dirty_bytes);
+
+static ssize_t power_cuts_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%ld\n", rd_cache_power_cuts(dev_to_rd(dev)->cache));
+}
+static DEVICE_ATTR_RO(power_cuts);
+
 /* "pages", or "phys ADDR BYTES UUID" for a device in reserved memory. */
 static ssize_t backing_show(struct device *dev, struct device_attribute *attr, char *buf)
 {
@@ -112,10 +139,14 @@ static struct attribute *rd_stat_attrs[] = {
 	&dev_attr_allocated_bytes.attr,
 	&dev_attr_allocated_pages.attr,
 	&dev_attr_backing.attr,
+	&dev_attr_cache_mode.attr,
+	&dev_attr_cache_pages.attr,
+	&dev_attr_dirty_bytes.attr,
 	&dev_attr_discards.attr,
 	&dev_attr_flushes.attr,
 	&dev_attr_mem_limit.attr,
 	&dev_attr_name.attr,
+	&dev_attr_power_cuts.attr,
 	&dev_attr_reads.attr,
 	&dev_attr_write_zeroes.attr,
 	&dev_attr_writes.attr,

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Volatile write cache for writeback mode. Each cached device page keeps
+ * a copy of the page and a bitmap of the 512-byte sectors written since
+ * they were last made durable, so a power cut loses exactly those sectors
+ * and reads see cached sectors over durable ones.
+ *
+ * One mutex serialises the cache: the durable store's writes may sleep in
+ * the allocator, and this mode emulates a disk rather than racing it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitmap.h>
+#include <linux/blkdev.h>
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/prandom.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+
+#include "cache.h"
+#include "store.h"
+
+#define RD_SECTORS_PER_PAGE (PAGE_SIZE >> SECTOR_SHIFT)
+
+struct rd_cache_page {
+	struct page *page;
+	DECLARE_BITMAP(dirty, RD_SECTORS_PER_PAGE);
+};
+
+struct rd_cache {
+	/* base.nr_pages counts the cache pages */
+	struct rd_store base;
+	struct rd_store *durable;
+	struct mutex lock;
+	/* device page index -> struct rd_cache_page, under lock */
+	struct xarray pages;
+	unsigned long max_pages;
+	unsigned long dirty_sectors;
+	/* where the search for a page to make room starts, so room rotates */
+	unsigned long next_victim;
+	atomic_long_t power_cuts;
+};
+
+static struct rd_cache *to_cache(struct rd_store *store)
+{
+	return container_of(store, struct rd_cache, base);
+}
+
+static unsigned int rd_dirty_in(const unsigned long *dirty, unsigned int first, unsigned int end)
+{
+	unsigned int nr = 0;
+
+	for_each_set_bit_from(first, dirty, end) nr++;
+	return nr;
+}
+
+static void rd_cache_page_free(struct rd_cache *c, unsigned long index, struct rd_cache_page *cp)
+{
+	xa_erase(&c->pages, index);
+	c->dirty_sectors -= bitmap_weight(cp->dirty, RD_SECTORS_PER_PAGE);
+	__free_page(cp->page);
+	kfree(cp);
+	atomic_long_dec(&c->base.nr_pages);
+	atomic_long_dec(&rd_store_total_pages);
+}
+
+/* Writes the dirty sectors of one page to the durable store, in runs. */
+static int rd_cache_page_writeback(struct rd_cache *c, unsigned long index,
+				   struct rd_cache_page *cp, unsigned int first, unsigned int end)
+{
+	unsigned int start = first, stop;
+	int err;
+
+	for_each_set_bitrange_from(start, stop, cp->dirty, end)
+	{
+		err = c->durable->ops->write(
+			c->durable, ((u64)index << PAGE_SHIFT) + (start << SECTOR_SHIFT), cp->page,
+			start << SECTOR_SHIFT, (stop - start) << SECTOR_SHIFT, false);
+		if (err)
+			return err;
+		bitmap_clear(cp->dirty, start, stop - start);
+		c->dirty_sectors -= stop - start;
+	}
+	return 0;
+}
+
+/* Makes room for one page by writing another one back, as a disk would. */
+static int rd_cache_evict_one(struct rd_cache *c)
+{
+	struct rd_cache_page *cp;
+	unsigned long index = c->next_victim;
+	int err;
+
+	cp = xa_find(&c->pages, &index, ULONG_MAX, XA_PRESENT);
+	if (!cp) {
+		index = 0;
+		cp = xa_find(&c->pages, &index, ULONG_MAX, XA_PRESENT);
+		if (!cp)
+			return 0;
+	}
+	err = rd_cache_page_writeback(c, index, cp, 0, RD_SECTORS_PER_PAGE);
+	if (err)
+		return err;
+	rd_cache_page_free(c, index, cp);
+	c->next_victim = index + 1;
+	return 0;
+}
+
+static struct rd_cache_page *rd_cache_page_get(struct rd_cache *c, unsigned long index, gfp_t gfp,
+					       int *err)
+{
+	struct rd_cache_page *cp = xa_load(&c->pages, index);
+
+	if (cp)
+		return cp;
+	if ((unsigned long)atomic_long_read(&c->base.nr_pages) >= c->max_pages) {
+		*err = rd_cache_evict_one(c);
+		if (*err)
+			return NULL;
+	}
+	*err = -ENOMEM;
+	cp = kzalloc(sizeof(*cp), gfp);
+	if (!cp)
+		return NULL;
+	cp->page = alloc_page(gfp | __GFP_NOWARN);
+	if (!cp->page)
+		goto out_free_cp;
+	if (xa_err(xa_store(&c->pages, index, cp, gfp)))
+		goto out_free_page;
+	atomic_long_inc(&c->base.nr_pages);
+	atomic_long_inc(&rd_store_total_pages);
+	*err = 0;
+	return cp;
+
+out_free_page:
+	__free_page(cp->page);
+out_free_cp:
+	kfree(cp);
+	return NULL;
+}
+
+static void rd_cache_read(struct rd_store *store, u64 pos, struct page *dst, unsigned int off,
+			  unsigned int len)
+{
+	struct rd_cache *c = to_cache(store);
+	unsigned int in_page = offset_in_page(pos);
+	unsigned int first = in_page >> SECTOR_SHIFT;
+	unsigned int end = (in_page + len) >> SECTOR_SHIFT;
+	struct rd_cache_page *cp;
+	unsigned int sector;
+
+	mutex_lock(&c->lock);
+	c->durable->ops->read(c->durable, pos, dst, off, len);
+	cp = xa_load(&c->pages, pos >> PAGE_SHIFT);
+	if (cp) {
+		for_each_set_bit_from(first, cp->dirty, end)
+		{
+			sector = first << SECTOR_SHIFT;
+			memcpy_to_page(dst, off + sector - in_page, page_address(cp->page) + sector,
+				       SECTOR_SIZE);
+		}
+	}
+	mutex_unlock(&c->lock);
+}
+
+static int rd_cache_write(struct rd_store *store, u64 pos, struct page *src, unsigned int off,
+			  unsigned int len, bool nowait)
+{
+	struct rd_cache *c = to_cache(store);
+	unsigned int in_page = offset_in_page(pos);
+	unsigned int first = in_page >> SECTOR_SHIFT;
+	unsigned int nr = len >> SECTOR_SHIFT;
+	struct rd_cache_page *cp;
+	int err;
+
+	if (nowait) {
+		if (!mutex_trylock(&c->lock))
+			return -EAGAIN;
+	} else {
+		mutex_lock(&c->lock);
+	}
+	cp = rd_cache_page_get(c, pos >> PAGE_SHIFT, nowait ? GFP_NOWAIT : GFP_NOIO, &err);
+	if (cp) {
+		memcpy_from_page(page_address(cp->page) + in_page, src, off, len);
+		c->dirty_sectors += nr - rd_dirty_in(cp->dirty, first, first + nr);
+		bitmap_set(cp->dirty, first, nr);
+	} else if (err == -ENOMEM && nowait) {
+		err = -EAGAIN;
+	}
+	mutex_unlock(&c->lock);
+	return err;
+}
+
+/* Forgets cached sectors in [pos, pos + len) that are about to be overwritten durably. */
+static void rd_cache_forget(struct rd_cache *c, u64 pos, u64 len)
+{
+	unsigned long index = pos >> PAGE_SHIFT;
+	unsigned long last = (pos + len - 1) >> PAGE_SHIFT;
+	struct rd_cache_page *cp;
+
+	xa_for_each_range(&c->pages, index, cp, index, last) {
+		u64 page_pos = (u64)index << PAGE_SHIFT;
+		u64 from = max(pos, page_pos);
+		u64 to = min(pos + len, page_pos + PAGE_SIZE);
+		unsigned int first = (from - page_pos) >> SECTOR_SHIFT;
+		unsigned int nr = (to - from) >> SECTOR_SHIFT;
+
+		c->dirty_sectors -= rd_dirty_in(cp->dirty, first, first + nr);
+		bitmap_clear(cp->dirty, first, nr);
+		if (bitmap_empty(cp->dirty, RD_SECTORS_PER_PAGE))
+			rd_cache_page_free(c, index, cp);
+	}
+}
+
+/* Discard is durable at once: the cached sectors it covers are dropped. */
+static void rd_cache_discard(struct rd_store *store, u64 pos, u64 len)
+{
+	struct rd_cache *c = to_cache(store);
+
+	if (!len)
+		return;
+	mutex_lock(&c->lock);
+	rd_cache_forget(c, pos, len);
+	c->durable->ops->discard(c->durable, pos, len);
+	mutex_unlock(&c->lock);
+}
+
+/* The device's teardown destroys the durable store; this frees only the cache. */
+static void rd_cache_store_destroy(struct rd_store *store)
+{
+	rd_cache_destroy(to_cache(store));
+}
+
+static const struct rd_store_ops rd_cache_ops = {
+	.read = rd_cache_read,
+	.write = rd_cache_write,
+	.discard = rd_cache_discard,
+	.destroy = rd_cache_store_destroy,
+};
+
+int rd_cache_make_durable(struct rd_cache *c, u64 pos, u64 len)
+{
+	unsigned long index = pos >> PAGE_SHIFT;
+	unsigned long last;
+	struct rd_cache_page *cp;
+	int err = 0;
+
+	if (!len)
+		return 0;
+	last = (pos + len - 1) >> PAGE_SHIFT;
+	mutex_lock(&c->lock);
+	xa_for_each_range(&c->pages, index, cp, index, last) {
+		u64 page_pos = (u64)index << PAGE_SHIFT;
+		u64 from = max(pos, page_pos);
+		u64 to = min(pos + len, page_pos + PAGE_SIZE);
+
+		err = rd_cache_page_writeback(c, index, cp, (from - page_pos) >> SECTOR_SHIFT,
+					      (to - page_pos) >> SECTOR_SHIFT);
+		if (err)
+			break;
+		if (bitmap_empty(cp->dirty, RD_SECTORS_PER_PAGE))
+			rd_cache_page_free(c, index, cp);
+	}
+	mutex_unlock(&c->lock);
+	return err;
+}
+
+int rd_cache_flush(struct rd_cache *c)
+{
+	struct rd_cache_page *cp;
+	unsigned long index;
+	int err = 0;
+
+	mutex_lock(&c->lock);
+	xa_for_each(&c->pages, index, cp) {
+		err = rd_cache_page_writeback(c, index, cp, 0, RD_SECTORS_PER_PAGE);
+		if (err)
+			break;
+		rd_cache_page_free(c, index, cp);
+		cond_resched();
+	}
+	mutex_unlock(&c->lock);
+	return err;
+}
+
+/*
+ * Loses the cached writes. With drop_percent below 100 each cached page
+ * is lost or kept whole, by a PRNG seeded from seed and the number of
+ * earlier cuts, so a test can replay the same loss.
+ */
+void rd_cache_power_cut(struct rd_cache *c, unsigned int drop_percent, u64 seed)
+{
+	struct rnd_state rnd;
+	struct rd_cache_page *cp;
+	unsigned long index;
+
+	mutex_lock(&c->lock);
+	prandom_seed_state(&rnd, seed + atomic_long_read(&c->power_cuts));
+	xa_for_each(&c->pages, index, cp) {
+		/* a page that cannot be kept is lost, as it would be anyway */
+		if (drop_percent < 100 && prandom_u32_state(&rnd) % 100 >= drop_percent)
+			rd_cache_page_writeback(c, index, cp, 0, RD_SECTORS_PER_PAGE);
+		rd_cache_page_free(c, index, cp);
+		cond_resched();
+	}
+	atomic_long_inc(&c->power_cuts);
+	mutex_unlock(&c->lock);
+}
+
+struct rd_cache *rd_cache_create(struct rd_store *durable, u64 cache_size)
+{
+	struct rd_cache *c;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return NULL;
+	c->base.ops = &rd_cache_ops;
+	c->base.numa_node = durable->numa_node;
+	atomic_long_set(&c->base.nr_pages, 0);
+	atomic_long_set(&c->base.alloc_failures, 0);
+	c->durable = durable;
+	mutex_init(&c->lock);
+	xa_init(&c->pages);
+	c->max_pages = max_t(u64, cache_size >> PAGE_SHIFT, 1);
+	atomic_long_set(&c->power_cuts, 0);
+	return c;
+}
+
+/* Called once no I/O can reach the device; unflushed data is dropped. */
+void rd_cache_destroy(struct rd_cache *c)
+{
+	struct rd_cache_page *cp;
+	unsigned long index;
+
+	xa_for_each(&c->pages, index, cp) {
+		rd_cache_page_free(c, index, cp);
+		cond_resched();
+	}
+	xa_destroy(&c->pages);
+	mutex_destroy(&c->lock);
+	kfree(c);
+}
+
+struct rd_store *rd_cache_store(struct rd_cache *c)
+{
+	return &c->base;
+}
+
+long rd_cache_pages(struct rd_cache *c)
+{
+	return c ? atomic_long_read(&c->base.nr_pages) : 0;
+}
+
+u64 rd_cache_dirty_bytes(struct rd_cache *c)
+{
+	return c ? (u64)READ_ONCE(c->dirty_sectors) << SECTOR_SHIFT : 0;
+}
+
+long rd_cache_power_cuts(struct rd_cache *c)
+{
+	return c ? atomic_long_read(&c->power_cuts) : 0;
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The volatile write cache of a device in writeback mode: completed writes
+ * live here until a flush, a FUA write or lack of room makes them durable,
+ * and a power cut loses what is still here.
+ */
+#ifndef RAMDISK_CACHE_H
+#define RAMDISK_CACHE_H
+
+#include <linux/types.h>
+
+struct rd_cache;
+struct rd_store;
+
+struct rd_cache *rd_cache_create(struct rd_store *durable, u64 cache_size);
+void rd_cache_destroy(struct rd_cache *cache);
+/* the store the I/O path reads and writes through while the cache exists */
+struct rd_store *rd_cache_store(struct rd_cache *cache);
+/* 0 or the durable store's errno */
+int rd_cache_flush(struct rd_cache *cache);
+int rd_cache_make_durable(struct rd_cache *cache, u64 pos, u64 len);
+void rd_cache_power_cut(struct rd_cache *cache, unsigned int drop_percent, u64 seed);
+long rd_cache_pages(struct rd_cache *cache);
+u64 rd_cache_dirty_bytes(struct rd_cache *cache);
+long rd_cache_power_cuts(struct rd_cache *cache);
+
+#endif /* RAMDISK_CACHE_H */
