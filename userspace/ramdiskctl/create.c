@@ -38,6 +38,9 @@ struct create_opts {
 	long max_part;
 	uint64_t mem_limit;
 	long numa_node;
+	/* --nvram PHYS:SIZE: reserved memory instead of RAM pages */
+	bool set_nvram, format;
+	uint64_t phys_addr, phys_size;
 };
 
 static int parse_size_opt(const char *what, const char *arg, uint64_t *v)
@@ -46,6 +49,37 @@ static int parse_size_opt(const char *what, const char *arg, uint64_t *v)
 
 	if (size_parse(arg, v, &why))
 		return usage_error("create", "bad %s '%s': %s", what, arg, why);
+	return RC_OK;
+}
+
+/* PHYS:SIZE, each a size with suffixes or PHYS in 0x hex: "512M:64M". */
+static int parse_nvram(const char *arg, struct create_opts *o)
+{
+	char addr[64];
+	const char *colon = strchr(arg, ':'), *why = "no ':' between PHYS and SIZE";
+	char *end;
+
+	if (!colon || (size_t)(colon - arg) >= sizeof(addr))
+		return usage_error("create", "bad --nvram '%s': %s", arg, why);
+	memcpy(addr, arg, (size_t)(colon - arg));
+	addr[colon - arg] = '\0';
+	if (!strncmp(addr, "0x", 2) || !strncmp(addr, "0X", 2)) {
+		errno = 0;
+		o->phys_addr = strtoull(addr + 2, &end, 16);
+		if (!addr[2] || *end || errno)
+			return usage_error("create", "bad --nvram address '%s'", addr);
+	} else if (size_parse(addr, &o->phys_addr, &why)) {
+		return usage_error("create", "bad --nvram address '%s': %s", addr, why);
+	}
+	if (size_parse(colon + 1, &o->phys_size, &why))
+		return usage_error("create", "bad --nvram size '%s': %s", colon + 1, why);
+	if (o->phys_size < 8192)
+		return usage_error(
+			"create", "bad --nvram size '%s': want 8K or more (4K of it is the header)",
+			colon + 1);
+	o->set_nvram = true;
+	/* the device is the range less its 4 KiB header page */
+	o->size = o->phys_size - 4096;
 	return RC_OK;
 }
 
@@ -118,6 +152,8 @@ static int parse_args(int argc, char **argv, struct create_opts *o)
 		{ "max-part", required_argument, NULL, 'p' },
 		{ "mem-limit", required_argument, NULL, 'm' },
 		{ "numa-node", required_argument, NULL, 'N' },
+		{ "nvram", required_argument, NULL, 'R' },
+		{ "format", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -150,6 +186,12 @@ static int parse_args(int argc, char **argv, struct create_opts *o)
 			o->set_node = true;
 			rc = parse_long_opt("numa-node", optarg, -1, INT_MAX, &o->numa_node);
 			break;
+		case 'R':
+			rc = parse_nvram(optarg, o);
+			break;
+		case 'F':
+			o->format = true;
+			break;
 		case 'h':
 			command_help("create");
 			return -1;
@@ -161,6 +203,12 @@ static int parse_args(int argc, char **argv, struct create_opts *o)
 	}
 	if (optind < argc)
 		return usage_error("create", "unexpected argument '%s'", argv[optind]);
+	if (o->set_nvram && o->size_arg)
+		return usage_error("create", "--nvram sets the size; leave out --size");
+	if (o->format && !o->set_nvram)
+		return usage_error("create", "--format goes with --nvram");
+	if (o->set_nvram)
+		o->size_arg = "--nvram";
 	if (!o->size_arg)
 		return usage_error("create", "--size is required");
 	return check_geometry(o);
@@ -177,6 +225,7 @@ static int check_features(const struct create_opts *o)
 		{ "max_part", "--max-part", offsetof(struct create_opts, set_max_part) },
 		{ "mem_limit", "--mem-limit", offsetof(struct create_opts, set_mem_limit) },
 		{ "numa_node", "--numa-node", offsetof(struct create_opts, set_node) },
+		{ "phys_size", "--nvram", offsetof(struct create_opts, set_nvram) },
 	};
 
 	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]); i++) {
@@ -269,9 +318,21 @@ static int configure(const struct create_opts *o, const char *name)
 		if ((rc = write_attr(name, "block_size", v)))
 			return rc;
 	}
-	snprintf(v, sizeof(v), "%" PRIu64, o->size);
-	if ((rc = write_attr(name, "size", v)))
-		return rc;
+	if (o->set_nvram) {
+		/* phys_size sets size to the range less its header */
+		snprintf(v, sizeof(v), "0x%" PRIx64, o->phys_addr);
+		if ((rc = write_attr(name, "phys_addr", v)))
+			return rc;
+		snprintf(v, sizeof(v), "%" PRIu64, o->phys_size);
+		if ((rc = write_attr(name, "phys_size", v)))
+			return rc;
+		if (o->format && (rc = write_attr(name, "format", "1")))
+			return rc;
+	} else {
+		snprintf(v, sizeof(v), "%" PRIu64, o->size);
+		if ((rc = write_attr(name, "size", v)))
+			return rc;
+	}
 	if (o->set_max_part) {
 		snprintf(v, sizeof(v), "%ld", o->max_part);
 		if ((rc = write_attr(name, "max_part", v)))

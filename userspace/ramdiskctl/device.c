@@ -72,6 +72,24 @@ static void stat_path(char *buf, size_t len, int index, const char *file)
 	path_fmt(buf, len, "%s/block/ramdisk%d/ramdisk/%s", sysfs_root(), index, file);
 }
 
+/* The sysfs "backing" line: "pages" or "phys ADDR BYTES UUID". */
+static void load_backing(struct rd_device *d, const char *path)
+{
+	char line[160], addr[32], uuid[40];
+	unsigned long long bytes;
+
+	if (sysfs_read_line(path, line, sizeof(line)))
+		return;
+	if (sscanf(line, "phys %31s %llu %39s", addr, &bytes, uuid) == 3) {
+		snprintf(d->backing, sizeof(d->backing), "phys@%.31s", addr);
+		snprintf(d->backing_uuid, sizeof(d->backing_uuid), "%s", uuid);
+		d->phys_size = bytes;
+	} else {
+		snprintf(d->backing, sizeof(d->backing), "%.40s", line);
+	}
+	d->has_backing = true;
+}
+
 /* Statistics of a powered device; missing files stay unknown. */
 static void load_stats(struct rd_device *d)
 {
@@ -97,6 +115,8 @@ static void load_stats(struct rd_device *d)
 	d->has_flushes = !sysfs_read_u64(path, &d->flushes);
 	stat_path(path, sizeof(path), d->index, "alloc_failures");
 	d->has_alloc_failures = !sysfs_read_u64(path, &d->alloc_failures);
+	stat_path(path, sizeof(path), d->index, "backing");
+	load_backing(d, path);
 	/* The live limit; configfs holds the same value for named devices. */
 	if (!d->has_mem_limit) {
 		stat_path(path, sizeof(path), d->index, "mem_limit");
@@ -134,6 +154,17 @@ int rd_load_configured(struct rd_device *d, const char *name)
 	d->has_mem_limit = !sysfs_read_u64(path, &d->mem_limit);
 	config_path(path, sizeof(path), name, "numa_node");
 	d->has_node = !sysfs_read_s64(path, &d->numa_node);
+	config_path(path, sizeof(path), name, "phys_size");
+	if (!sysfs_read_u64(path, &d->phys_size)) {
+		char addr[32];
+
+		config_path(path, sizeof(path), name, "phys_addr");
+		if (d->phys_size && !sysfs_read_line(path, addr, sizeof(addr)))
+			snprintf(d->backing, sizeof(d->backing), "phys@%.31s", addr);
+		else
+			snprintf(d->backing, sizeof(d->backing), "pages");
+		d->has_backing = true;
+	}
 	config_path(path, sizeof(path), name, "index");
 	if (!sysfs_read_s64(path, &index) && index >= 0 && index <= INT_MAX)
 		d->index = (int)index;

@@ -86,6 +86,13 @@ static void print_info(const struct rd_device *d)
 		      d->numa_node < 0 ? " (any)" : "");
 	else
 		unknown("numa_node:");
+	if (!d->has_backing)
+		unknown("backing:");
+	else if (d->phys_size)
+		field("backing:", "%s, %" PRIu64 " bytes with the header%s%s", d->backing,
+		      d->phys_size, *d->backing_uuid ? ", uuid " : "", d->backing_uuid);
+	else
+		field("backing:", "%s", d->backing);
 	if (d->index < 0)
 		return;
 	if (!d->has_stats) {

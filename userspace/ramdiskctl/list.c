@@ -37,6 +37,7 @@ static int add_human_row(struct table *t, const struct rd_device *d)
 		d->has_max_part ? parts : "-",
 		human(d->has_mem_limit, d->mem_limit, true, limit, sizeof(limit)),
 		human(d->has_allocated, d->allocated_bytes, false, used, sizeof(used)),
+		d->has_backing ? d->backing : "-",
 	};
 	return table_add_row(t, cells);
 }
@@ -49,14 +50,21 @@ static int print_human(const struct rd_device *list, size_t count)
 	} cols[] = {
 		{ "DEVICE", TABLE_TEXT },  { "NAME", TABLE_TEXT },    { "SIZE", TABLE_NUMBER },
 		{ "BLOCK", TABLE_NUMBER }, { "PARTS", TABLE_NUMBER }, { "MEM_LIMIT", TABLE_NUMBER },
-		{ "USED", TABLE_NUMBER },
+		{ "USED", TABLE_NUMBER },  { "BACKING", TABLE_TEXT },
 	};
 	struct table *t = table_new();
+	size_t ncols = sizeof(cols) / sizeof(cols[0]);
+	bool any_backing = false;
 	int rc = RC_ERROR;
 
+	/* BACKING only from a module that reports it (the last column) */
+	for (size_t i = 0; i < count; i++)
+		any_backing |= list[i].has_backing;
+	if (!any_backing)
+		ncols--;
 	if (!t)
 		goto out_nomem;
-	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+	for (size_t i = 0; i < ncols; i++)
 		if (table_add_column(t, cols[i].name, cols[i].kind) < 0)
 			goto out_nomem;
 	for (size_t i = 0; i < count; i++)
@@ -116,7 +124,8 @@ static int add_json_row(struct table *t, const struct rd_device *d)
 
 	if (table_row_begin(t) || table_cell(t, "%s", d->name) ||
 	    table_cell(t, "%s", d->index < 0 ? "" : rd_devpath(d, dev, sizeof(dev))) ||
-	    table_cell(t, "%d", d->index) || table_cell(t, "%d", d->configured ? 0 : 1))
+	    table_cell(t, "%d", d->index) || table_cell(t, "%d", d->configured ? 0 : 1) ||
+	    table_cell(t, "%s", d->has_backing ? d->backing : ""))
 		return -1;
 	for (size_t i = 0; i < NR_JSON_FIELDS; i++) {
 		const struct json_field *f = &json_fields[i];
@@ -142,7 +151,8 @@ int print_devices_json(const struct rd_device *list, size_t count)
 	if (!t || table_add_column(t, "name", TABLE_TEXT) < 0 ||
 	    table_add_column(t, "device", TABLE_TEXT) < 0 ||
 	    table_add_column(t, "index", TABLE_NUMBER) < 0 ||
-	    table_add_column(t, "load_time", TABLE_NUMBER) < 0)
+	    table_add_column(t, "load_time", TABLE_NUMBER) < 0 ||
+	    table_add_column(t, "backing", TABLE_TEXT) < 0)
 		goto out_nomem;
 	for (size_t i = 0; i < NR_JSON_FIELDS; i++)
 		if (table_add_column(t, json_fields[i].key, TABLE_NUMBER) < 0)

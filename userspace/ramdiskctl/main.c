@@ -19,6 +19,7 @@ static const struct command commands[] = {
 	{ "create", cmd_create,
 	  "create [--name NAME] --size SIZE [--block-size 512|4096]\n"
 	  "       [--max-part N] [--mem-limit SIZE] [--numa-node NODE]\n"
+	  "create [--name NAME] --nvram PHYS:SIZE [--format] [...]\n"
 	  "    Make a device and print its path (/dev/ramdiskN).\n"
 	  "    -n, --name NAME        configuration name (default: the lowest\n"
 	  "                           free rdN)\n"
@@ -30,7 +31,13 @@ static const struct command commands[] = {
 	  "    -m, --mem-limit SIZE   most RAM the data may take, 0 (default)\n"
 	  "                           for no limit\n"
 	  "    -N, --numa-node NODE   NUMA node to allocate on, -1 (default)\n"
-	  "                           for any\n" },
+	  "                           for any\n"
+	  "    --nvram PHYS:SIZE      keep the device in reserved memory\n"
+	  "                           (memmap=SIZE$PHYS), its first 4K a\n"
+	  "                           header; replaces --size\n"
+	  "    --format               with --nvram: write a new header and\n"
+	  "                           zeros; without it the range must hold\n"
+	  "                           a matching header\n" },
 	{ "remove", cmd_remove,
 	  "remove NAME|DEV...\n"
 	  "    Power off and drop devices made by create. Devices made when\n"
@@ -44,6 +51,14 @@ static const struct command commands[] = {
 	  "    Configuration and statistics of one device.\n"
 	  "    -j, --json             a JSON array of one object, sizes in\n"
 	  "                           bytes\n" },
+	{ "save", cmd_save,
+	  "save DEV FILE\n"
+	  "    Write the ranges of DEV that hold data into the image FILE,\n"
+	  "    with checksums. Keep DEV unwritten while it saves.\n" },
+	{ "restore", cmd_restore,
+	  "restore FILE DEV\n"
+	  "    Make DEV equal to the image FILE. The whole image is checked\n"
+	  "    first; a bad or mismatched one writes nothing.\n" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -64,6 +79,8 @@ static const char trailer[] = "DEV is ramdiskN or /dev/ramdiskN; NAME is a confi
 			      "    5  the device is busy (open or mounted)\n"
 			      "    6  permission denied (not root)\n"
 			      "    7  no such device\n"
+			      "    8  restore: the image is truncated or corrupted\n"
+			      "    9  restore: the image is of another size or block size\n"
 			      "\n"
 			      "RAMDISKCTL_CONFIGFS and RAMDISKCTL_SYSFS, when set, replace\n"
 			      "/sys/kernel/config/ramdisk and /sys (for tests).\n"

@@ -20,6 +20,8 @@ enum rc {
 	RC_BUSY = 5, /* the device is open or mounted */
 	RC_PERM = 6, /* permission denied: not root */
 	RC_NO_DEVICE = 7, /* no such device or configuration */
+	RC_BAD_IMAGE = 8, /* restore: the image is truncated or corrupted */
+	RC_MISMATCH = 9, /* restore: the image is of another size or block size */
 };
 
 /* Longest configuration name create accepts (configfs allows more). */
@@ -44,6 +46,11 @@ struct rd_device {
 	int64_t max_part;
 	uint64_t mem_limit;
 	int64_t numa_node;
+	/* "pages" or "phys@0xADDR"; has_backing false when unknown */
+	bool has_backing;
+	char backing[48];
+	char backing_uuid[40]; /* "" unless the device is powered in phys memory */
+	uint64_t phys_size;
 
 	/* Statistics from sysfs (only while powered). */
 	bool has_stats;
@@ -107,5 +114,7 @@ int cmd_create(int argc, char **argv);
 int cmd_remove(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_save(int argc, char **argv);
+int cmd_restore(int argc, char **argv);
 
 #endif /* RAMDISKCTL_H */
