@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# DESCRIPTION: sparse save and restore: round trip, speed, bad images refused before writing
+. "${0%/*}/../lib/common.sh"
+
+ctl=$RD_BIN/ramdiskctl
+cfs=/sys/kernel/config/ramdisk
+mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+load_module nr_devices=2 size=4G
+
+# A few scattered runs of data, one of them not page-aligned.
+for off in 0 7 1000 4095; do
+	head -c 64K /dev/urandom | dd of=/dev/ramdisk0 bs=64K seek="$off" oflag=direct status=none
+done
+printf 'tail' | dd of=/dev/ramdisk0 bs=1 seek=$(((4 << 30) - 100)) conv=notrunc status=none
+sync
+
+start=$(date +%s%N)
+"$ctl" save /dev/ramdisk0 "$RD_TMP/img"
+ms=$((($(date +%s%N) - start) / 1000000))
+echo "saved a 4 GiB device holding $(sysfs_stat ramdisk0 allocated_bytes) bytes in ${ms} ms"
+# well under a second on hardware; emulation is several times slower
+[ "$ms" -lt 3000 ] || fail "save took ${ms} ms"
+size=$(stat -c %s "$RD_TMP/img")
+[ "$size" -lt $((1 << 20)) ] || fail "image of $size bytes is not compact"
+
+# The target holds other data first: restore must leave only the image's.
+head -c 1M /dev/urandom | dd of=/dev/ramdisk1 bs=1M seek=100 oflag=direct status=none
+"$ctl" restore "$RD_TMP/img" /dev/ramdisk1
+"$ctl" save /dev/ramdisk1 "$RD_TMP/img2"
+assert_eq "$(sha256sum <"$RD_TMP/img2")" "$(sha256sum <"$RD_TMP/img")" "image of the restored device"
+assert_eq "$(sysfs_stat ramdisk1 allocated_pages)" "$(sysfs_stat ramdisk0 allocated_pages)" \
+	"pages of the restored device"
+for off in 0 7 1000 4095; do
+	a=$(dd if=/dev/ramdisk0 bs=64K skip="$off" count=1 iflag=direct 2>/dev/null | sha256sum)
+	b=$(dd if=/dev/ramdisk1 bs=64K skip="$off" count=1 iflag=direct 2>/dev/null | sha256sum)
+	assert_eq "$b" "$a" "64K at block $off after restore"
+done
+
+# Bad images change nothing on the target.
+marker() { dd if=/dev/ramdisk1 bs=64K skip=7 count=1 iflag=direct 2>/dev/null | sha256sum; }
+before=$(marker)
+expect_status() {
+	local want=$1 rc=0
+	shift
+	"$@" || rc=$?
+	assert_eq "$rc" "$want" "exit status of $*"
+}
+head -c $((size - 30)) "$RD_TMP/img" >"$RD_TMP/truncated"
+expect_status 8 "$ctl" restore "$RD_TMP/truncated" /dev/ramdisk1
+head -c 70000 "$RD_TMP/img" >"$RD_TMP/truncated2"
+expect_status 8 "$ctl" restore "$RD_TMP/truncated2" /dev/ramdisk1
+cp "$RD_TMP/img" "$RD_TMP/corrupt"
+printf '\x5a' | dd of="$RD_TMP/corrupt" bs=1 seek=5000 conv=notrunc status=none
+expect_status 8 "$ctl" restore "$RD_TMP/corrupt" /dev/ramdisk1
+mkdir "$cfs/small"
+on_exit "echo 0 >$cfs/small/power; rmdir $cfs/small"
+echo 1G >"$cfs/small/size"
+echo 1 >"$cfs/small/power"
+expect_status 9 "$ctl" restore "$RD_TMP/img" /dev/ramdisk"$(cat "$cfs/small/index")"
+assert_eq "$(marker)" "$before" "target after refused restores"
+echo "save/restore checks passed"
