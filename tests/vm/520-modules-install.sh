@@ -26,7 +26,12 @@ on_exit "modprobe -r -d $root ramdisk"
 modprobe -d "$root" ramdisk nr_devices=2 size=4G
 [ -b /dev/ramdisk1 ] || fail "no /dev/ramdisk1 after modprobe nr_devices=2"
 assert_eq "$(cat /sys/block/ramdisk1/size)" $((4 << 21)) "sectors of a 4G device"
-modprobe -r -d "$root" ramdisk
+# udev opens new disks for a moment; retry as unload_module does
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+	modprobe -r -d "$root" ramdisk 2>/dev/null && break
+	udevadm settle 2>/dev/null || true
+	sleep 0.2
+done
 if grep -q '^ramdisk ' /proc/modules; then
 	fail "modprobe -r left ramdisk loaded"
 fi
