@@ -171,6 +171,7 @@ int cmd_restore(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct image im = { 0 };
+	char devpath[64];
 	const char *dev;
 	int opt, dev_fd, rc;
 
@@ -183,6 +184,11 @@ int cmd_restore(int argc, char **argv)
 		return usage_error("restore", "give FILE and DEV");
 	im.path = argv[optind];
 	dev = argv[optind + 1];
+	/* "ramdiskN" as the other commands take it */
+	if (rd_parse_devname(dev) >= 0 && !strchr(dev, '/')) {
+		snprintf(devpath, sizeof(devpath), "/dev/%s", dev);
+		dev = devpath;
+	}
 	im.fd = open(im.path, O_RDONLY | O_CLOEXEC);
 	if (im.fd < 0)
 		return report_errno(errno, "restore: %s", im.path);

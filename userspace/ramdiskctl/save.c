@@ -165,6 +165,7 @@ int cmd_save(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	char devpath[64];
 	const char *dev, *file;
 	int opt, dev_fd, out, rc;
 
@@ -176,6 +177,11 @@ int cmd_save(int argc, char **argv)
 	if (argc - optind != 2)
 		return usage_error("save", "give DEV and FILE");
 	dev = argv[optind];
+	/* "ramdiskN" as the other commands take it */
+	if (rd_parse_devname(dev) >= 0 && !strchr(dev, '/')) {
+		snprintf(devpath, sizeof(devpath), "/dev/%s", dev);
+		dev = devpath;
+	}
 	file = argv[optind + 1];
 	dev_fd = open(dev, O_RDONLY | O_CLOEXEC);
 	if (dev_fd < 0)
