@@ -20,3 +20,10 @@ check_error "unknown option" --frobnicate -- true
 status=0
 vm_run -- /nonexistent-command >/dev/null 2>&1 || status=$?
 assert_eq "$status" 127 "exit status of a missing command"
+# A guest that never reaches the command (no init to run) ends the run with
+# the runner's own status and the console lines that show why.
+status=0
+vm_run --append rdinit=/nonexistent-init -- true >"$RD_TMP/out" 2>&1 || status=$?
+assert_eq "$status" 125 "exit status when the guest never boots"
+grep -q 'without reporting a status' "$RD_TMP/out" ||
+	fail "no one-line reason for a guest that never booted: $(head -c 400 "$RD_TMP/out")"
