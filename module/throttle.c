@@ -106,8 +106,8 @@ void rd_throttle_end_bio(struct rd_throttle *t, struct bio *bio)
 	atomic_inc(&t->in_flight);
 	WRITE_ONCE(t->ever_delayed, true);
 	rd_compat_hrtimer_setup(&d->timer, rd_delayed_bio_end, CLOCK_MONOTONIC,
-				HRTIMER_MODE_ABS_SOFT);
-	hrtimer_start(&d->timer, ns_to_ktime(end), HRTIMER_MODE_ABS_SOFT);
+				HRTIMER_MODE_ABS);
+	hrtimer_start(&d->timer, ns_to_ktime(end), HRTIMER_MODE_ABS);
 	return;
 
 out_end_now:
@@ -139,8 +139,9 @@ void rd_throttle_destroy(struct rd_throttle *t)
 {
 	wait_var_event(&t->in_flight, !atomic_read(&t->in_flight));
 	/*
-	 * A timer callback may still be returning after its decrement; softirq
-	 * handlers are RCU readers, so a grace period lets it leave this module.
+	 * A timer callback may still be returning after its decrement; it runs
+	 * with interrupts or bottom halves off, which RCU waits for, so a grace
+	 * period lets it leave this module.
 	 */
 	if (READ_ONCE(t->ever_delayed))
 		synchronize_rcu();
