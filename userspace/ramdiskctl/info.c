@@ -23,6 +23,11 @@ static void field(const char *key, const char *fmt, ...)
 	putchar('\n');
 }
 
+static void text_field(const char *key, const char *value)
+{
+	field(key, "%s", value);
+}
+
 static void unknown(const char *key)
 {
 	field(key, "unknown");
@@ -93,6 +98,7 @@ static void print_info(const struct rd_device *d)
 		      d->phys_size, *d->backing_uuid ? ", uuid " : "", d->backing_uuid);
 	else
 		field("backing:", "%s", d->backing);
+	print_emulation(d, text_field);
 	if (d->index < 0)
 		return;
 	if (!d->has_stats) {

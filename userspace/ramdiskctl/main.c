@@ -51,6 +51,15 @@ static const struct command commands[] = {
 	  "    Configuration and statistics of one device.\n"
 	  "    -j, --json             a JSON array of one object, sizes in\n"
 	  "                           bytes\n" },
+	{ "powercut", cmd_powercut,
+	  "powercut NAME|DEV\n"
+	  "    Emulate a power loss: in writeback cache_mode every write not\n"
+	  "    yet made durable by a flush or FUA is lost; the device then\n"
+	  "    takes I/O again.\n" },
+	{ "profile", cmd_profile,
+	  "profile NAME|DEV nvram|ssd|hdd|disk-1994|none\n"
+	  "    Set the device's read, write and flush latency and bandwidth\n"
+	  "    to those of a kind of disk, and print what was set.\n" },
 	{ "save", cmd_save,
 	  "save DEV FILE\n"
 	  "    Write the ranges of DEV that hold data into the image FILE,\n"

@@ -109,11 +109,16 @@ int option_error(const char *cmd, char **argv, int opt);
 /* list.c: devices as a JSON array (list --json, info --json). */
 int print_devices_json(const struct rd_device *list, size_t count);
 
+/* emulate.c: cache mode, latency and durable-state lines of info. */
+void print_emulation(const struct rd_device *d, void (*field)(const char *key, const char *value));
+
 /* Subcommands; each takes argv[0] = its name and returns an exit status. */
 int cmd_create(int argc, char **argv);
 int cmd_remove(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_powercut(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
 int cmd_save(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 
