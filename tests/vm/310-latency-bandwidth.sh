@@ -59,7 +59,13 @@ for rw in randread randwrite; do
 	echo 0 >$cfg/slow/$attr
 done
 
-# Flush latency: fsync of the block device sends one flush.
+# Flush latency: fsync of the block device sends a flush, which reaches
+# the device only when it advertises a write cache.
+echo 0 >$cfg/slow/power
+echo writeback >$cfg/slow/cache_mode
+echo 1 >$cfg/slow/power
+udevadm settle
+dev=/dev/ramdisk$(cat $cfg/slow/index)
 echo 200000000 >$cfg/slow/flush_latency_ns
 start=$(date +%s%N)
 sync "$dev"
