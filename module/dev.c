@@ -121,8 +121,8 @@ void rd_dev_release(struct gendisk *disk)
 		rd_configfs_unpin(rd->cfg_item);
 }
 
+/* An open device pins the module (.owner), so rmmod gets EBUSY. */
 static const struct block_device_operations rd_fops = {
-	/* an open device pins the module, so rmmod gets EBUSY */
 	.owner = THIS_MODULE,
 	.submit_bio = rd_submit_bio,
 	.open = rd_compat_open,

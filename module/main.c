@@ -148,8 +148,7 @@ MODULE_PARM_DESC(mem_limit,
 module_param_cb(phys_addr, &rd_phys_ops, &rd_phys_addr, 0444);
 MODULE_PARM_DESC(phys_addr, "ramdisk0 lives in reserved memory from this physical address");
 module_param_cb(phys_size, &rd_phys_ops, &rd_phys_size, 0444);
-MODULE_PARM_DESC(phys_size,
-		 "Bytes of reserved memory for ramdisk0, its header included; 0 = RAM pages (default)");
+MODULE_PARM_DESC(phys_size, "Reserved bytes for ramdisk0, header included; 0 = RAM pages");
 module_param_named(format, rd_format, bool, 0444);
 MODULE_PARM_DESC(format, "Write a fresh header and zeros over ramdisk0's reserved memory");
 module_param_cb(allocated_pages, &rd_allocated_pages_ops, NULL, 0444);
@@ -191,7 +190,8 @@ static int __init rd_init(void)
 		phys_cfg.phys_size = rd_phys_size;
 		phys_cfg.format = rd_format;
 		phys_cfg.size = rd_phys_size > RD_PHYS_HEADER_BYTES ?
-					rd_phys_size - RD_PHYS_HEADER_BYTES : 0;
+					rd_phys_size - RD_PHYS_HEADER_BYTES :
+					0;
 		err = rd_config_validate(&phys_cfg, "insmod");
 		if (err)
 			return err;

@@ -105,8 +105,7 @@ void rd_throttle_end_bio(struct rd_throttle *t, struct bio *bio)
 	d->throttle = t;
 	atomic_inc(&t->in_flight);
 	WRITE_ONCE(t->ever_delayed, true);
-	rd_compat_hrtimer_setup(&d->timer, rd_delayed_bio_end, CLOCK_MONOTONIC,
-				HRTIMER_MODE_ABS);
+	rd_compat_hrtimer_setup(&d->timer, rd_delayed_bio_end, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	hrtimer_start(&d->timer, ns_to_ktime(end), HRTIMER_MODE_ABS);
 	return;
 
