@@ -47,16 +47,19 @@ done
 
 # load-time devices: filled, then the module goes
 unload_module
-load_module nr_devices=2 size=32M
+load_module nr_devices=2 size=64M
 udevadm settle
-dd if=/dev/urandom of=/dev/ramdisk0 bs=1M count=32 oflag=direct status=none
-dd if=/dev/urandom of=/dev/ramdisk1 bs=1M count=16 oflag=direct status=none
-assert_eq "$(cat /sys/module/ramdisk/parameters/allocated_pages)" $((48 * 256)) "module pages, load-time devices"
+dd if=/dev/urandom of=/dev/ramdisk0 bs=1M count=64 oflag=direct status=none
+dd if=/dev/urandom of=/dev/ramdisk1 bs=1M count=48 oflag=direct status=none
+assert_eq "$(cat /sys/module/ramdisk/parameters/allocated_pages)" $((112 * 256)) "module pages, load-time devices"
 unload_module
 
 settle_memory
 after=$(mem_available_kib)
 echo "MemAvailable: $before KiB before, $after KiB after"
-# 8 MiB of tolerance for slab and per-CPU noise; each cycle holds 100 MiB.
-[ $((before - after)) -lt 8192 ] || fail "MemAvailable dropped by $((before - after)) KiB"
+# The exact check is the module's page count above. MemAvailable also moves
+# with user space (udev's workers come and go: a 52 MiB swing was seen
+# after the earlier tests of a suite), so it only has to catch a whole
+# device's worth: every device here holds 45 MiB or more.
+[ $((before - after)) -lt $((32 * 1024)) ] || fail "MemAvailable dropped by $((before - after)) KiB"
 echo ok
