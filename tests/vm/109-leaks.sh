@@ -7,10 +7,13 @@ require_cmd blkdiscard
 
 cfg=/sys/kernel/config/ramdisk
 mem_available_kib() { awk '/^MemAvailable:/ {print $2}' /proc/meminfo; }
+# Freed pages can wait in per-CPU lists and RCU callbacks for a while;
+# compaction drains the lists before MemAvailable is read.
 settle_memory() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
-	sleep 1
+	echo 1 >/proc/sys/vm/compact_memory
+	sleep 2
 }
 
 load_module nr_devices=0
