@@ -2,49 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: mkfs, mount, write, remount and verify, umount and a clean fsck for ext2 and ext4
 . "${0%/*}/../lib/common.sh"
+# shellcheck source=../lib/fs-roundtrip.sh
+. "${0%/*}/../lib/fs-roundtrip.sh"
 require_root
 require_cmd mkfs.ext2 mkfs.ext4 fsck.ext4 md5sum
 
 load_module size=64M
-dev=/dev/ramdisk0
-mnt=$RD_TMP/mnt
-mkdir -p "$mnt"
 head -c 6M /dev/urandom >"$RD_TMP/data"
-want=$(md5sum <"$RD_TMP/data")
-
 for fs in ext2 ext4; do
-	echo "== $fs"
-	blkdiscard $dev
-	assert_eq "$(sysfs_stat ramdisk0 allocated_pages)" 0 "$fs: pages after discarding the device"
-	case $fs in
-	ext2 | ext4) mkfs.$fs -q -F $dev ;;
-	xfs) mkfs.xfs -q -f $dev ;;
-	btrfs) mkfs.btrfs -q -f $dev >/dev/null ;;
-	esac
-	mount -t $fs $dev "$mnt"
-	on_exit "umount $mnt"
-	mkdir "$mnt/dir"
-	for i in 1 2 3; do
-		cp "$RD_TMP/data" "$mnt/dir/file$i"
-	done
-	seq 1 20000 >"$mnt/numbers"
-	sync
-	umount "$mnt"
-	# the page cache is gone: what comes back is what the device holds
-	echo 3 >/proc/sys/vm/drop_caches
-	mount -t $fs $dev "$mnt"
-	for i in 1 2 3; do
-		assert_eq "$(md5sum <"$mnt/dir/file$i")" "$want" "$fs: file$i after remount"
-	done
-	assert_eq "$(tail -n 1 "$mnt/numbers")" 20000 "$fs: last line of numbers"
-	rm "$mnt/dir/file2"
-	umount "$mnt"
-	case $fs in
-	ext2 | ext4) fsck.$fs -f -n $dev >"$RD_TMP/fsck" 2>&1 || fail "$fs: fsck found errors: $(tail -n 5 "$RD_TMP/fsck")" ;;
-	xfs) xfs_repair -n $dev >"$RD_TMP/fsck" 2>&1 || fail "xfs_repair -n found errors: $(tail -n 5 "$RD_TMP/fsck")" ;;
-	btrfs) btrfs check $dev >"$RD_TMP/fsck" 2>&1 || fail "btrfs check found errors: $(tail -n 5 "$RD_TMP/fsck")" ;;
-	esac
-	pages=$(sysfs_stat ramdisk0 allocated_pages)
-	[ "$pages" -gt $((18 << 8)) ] || fail "$fs: only $pages pages allocated after writing 18 MiB"
+	fs_roundtrip "$fs" "$RD_TMP/data"
 done
 echo ok
