@@ -147,6 +147,8 @@ help:
 	@echo '  make bench          the comparison with brd, null_blk, zram, tmpfs, a disk (QUICK=1, HOST=1 DISK=)'
 	@echo '  make bench-brd      ramdisk against brd only: 4k QD1/QD16, 1 MiB, first-touch writes'
 	@echo '  make build-rt       build against the 6.12 PREEMPT_RT headers'
+	@echo '  make debug-kernel   build the 6.12 KASAN/lockdep/kmemleak/fault-injection kernel (KVER=6.12-debug)'
+	@echo '  make check-debug    the VM suite on the debug kernel (TESTS="7"); not part of make check'
 	@echo '  make install        install the tools and man pages (PREFIX, DESTDIR); uninstall'
 	@echo '  make modules_install  install ramdisk.ko through kbuild; dkms-source for dkms add'
 	@echo '  make skeleton       regenerate the lab 6 skeleton; lab-solution builds its solution'

@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make debug-kernel   build (once, then cached) a 6.12 kernel with KASAN,
+#                     lockdep, kmemleak, list debugging and fault injection
+#                     into build/debug-kernel/; KVER=6.12-debug selects it
+# make check-debug    the whole VM suite on that kernel (TESTS="7" for some);
+#                     any KASAN, lockdep or kmemleak report fails it
+# Neither is part of `make check`: the debug kernel is several times slower.
+
+.PHONY: debug-kernel check-debug
+
+debug-kernel:
+	@$(TOP)/scripts/debug-kernel
+
+# The debug kernel boots slowly under TCG: a longer wait for the first
+# command than tests/vm/run's default.
+check-debug: debug-kernel
+	@RD_VM_BOOT_TIMEOUT=$${RD_VM_BOOT_TIMEOUT:-900} KVERS=6.12-debug \
+		$(TOP)/tests/check --only vm $(if $(TESTS),--tests '$(TESTS)')
