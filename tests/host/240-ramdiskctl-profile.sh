@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: ramdiskctl profile writes each profile's figures and refuses unknown names; powercut writes power_cut; info shows cache mode and dirty bytes (fake tree)
+# DESCRIPTION: ramdiskctl profile writes each profile's figures and refuses unknown names; powercut writes power_cut; info and list (table and JSON) show cache mode, profile and durable state (fake tree)
 . "${0%/*}/../lib/common.sh"
 
 ctl=$RD_BIN/ramdiskctl
@@ -49,4 +49,26 @@ cat "$RD_TMP/info"
 grep -q "^cache_mode: *writeback$" "$RD_TMP/info" || fail "info lacks cache_mode"
 grep -q "^dirty_bytes: *4096$" "$RD_TMP/info" || fail "info lacks dirty_bytes"
 grep -q "^power_cuts: *2$" "$RD_TMP/info" || fail "info lacks power_cuts"
+grep -q "^durable: *no, a power cut loses 4096 bytes$" "$RD_TMP/info" || fail "info lacks durable"
+grep -q "^profile: *none$" "$RD_TMP/info" || fail "info lacks the profile"
+
+# list: the profile is named from the figures; others are "custom".
+"$ctl" profile emu hdd >/dev/null || fail "profile hdd"
+"$ctl" list >"$RD_TMP/list" || fail "list"
+cat "$RD_TMP/list"
+head -n 1 "$RD_TMP/list" | grep -Eq ' CACHE +PROFILE +DIRTY$' || fail "list header lacks the emulation columns"
+grep -Eq '^/dev/ramdisk3 +emu +8\.0M .* writeback +hdd +4\.0K$' "$RD_TMP/list" || fail "list row of emu"
+echo 5 >"$cfg/emu/read_latency_ns"
+"$ctl" info emu | grep -q "^profile: *custom$" || fail "info of changed figures does not say custom"
+"$ctl" list --json >"$RD_TMP/json" || fail "list --json"
+if command -v jq >/dev/null; then
+	assert_eq "$(jq -c '.[0] | [.cache_mode, .profile, .dirty_bytes, .power_cuts, .read_latency_ns, .bandwidth_mbps]' "$RD_TMP/json")" \
+		'["writeback","custom",4096,2,5,180]' "emulation fields of list --json"
+else
+	grep -q '"dirty_bytes": 4096' "$RD_TMP/json" || fail "list --json lacks dirty_bytes"
+fi
+# after a flush or a cut nothing is pending: durable again
+echo 0 >"$sys/block/ramdisk3/ramdisk/dirty_bytes"
+"$ctl" info emu | grep -q "^durable: *yes" || fail "info with nothing dirty"
+"$ctl" list | grep -Eq '^/dev/ramdisk3 .* writeback +custom +0$' || fail "list row with nothing dirty"
 echo ok

@@ -117,6 +117,18 @@ static void load_stats(struct rd_device *d)
 	d->has_alloc_failures = !sysfs_read_u64(path, &d->alloc_failures);
 	stat_path(path, sizeof(path), d->index, "backing");
 	load_backing(d, path);
+	stat_path(path, sizeof(path), d->index, "dirty_bytes");
+	d->has_dirty = !sysfs_read_u64(path, &d->dirty_bytes);
+	stat_path(path, sizeof(path), d->index, "power_cuts");
+	d->has_power_cuts = !sysfs_read_u64(path, &d->power_cuts);
+	/* the live mode; a load-time device has no configuration to read it from */
+	if (!d->has_cache_mode) {
+		stat_path(path, sizeof(path), d->index, "cache_mode");
+		d->has_cache_mode = !sysfs_read_line(path, d->cache_mode, sizeof(d->cache_mode));
+		/* and no latency or bandwidth emulation either */
+		if (d->has_cache_mode && !d->configured)
+			d->has_throttle = true;
+	}
 	/* The live limit; configfs holds the same value for named devices. */
 	if (!d->has_mem_limit) {
 		stat_path(path, sizeof(path), d->index, "mem_limit");
@@ -127,6 +139,23 @@ static void load_stats(struct rd_device *d)
 static void config_path(char *buf, size_t len, const char *name, const char *attr)
 {
 	path_fmt(buf, len, "%s/%s/%s", configfs_root(), name, attr);
+}
+
+/* The four latency and bandwidth attributes of a configuration, or none. */
+static void load_throttle(struct rd_device *d, const char *name)
+{
+	static const char *const attrs[] = { "read_latency_ns", "write_latency_ns",
+					     "flush_latency_ns", "bandwidth_mbps" };
+	uint64_t *values[] = { &d->read_latency_ns, &d->write_latency_ns, &d->flush_latency_ns,
+			       &d->bandwidth_mbps };
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+		config_path(path, sizeof(path), name, attrs[i]);
+		if (sysfs_read_u64(path, values[i]))
+			return;
+	}
+	d->has_throttle = true;
 }
 
 int rd_load_configured(struct rd_device *d, const char *name)
@@ -165,6 +194,9 @@ int rd_load_configured(struct rd_device *d, const char *name)
 			snprintf(d->backing, sizeof(d->backing), "pages");
 		d->has_backing = true;
 	}
+	config_path(path, sizeof(path), name, "cache_mode");
+	d->has_cache_mode = !sysfs_read_line(path, d->cache_mode, sizeof(d->cache_mode));
+	load_throttle(d, name);
 	config_path(path, sizeof(path), name, "index");
 	if (!sysfs_read_s64(path, &index) && index >= 0 && index <= INT_MAX)
 		d->index = (int)index;

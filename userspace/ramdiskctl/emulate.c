@@ -119,33 +119,50 @@ int cmd_profile(int argc, char **argv)
 	return RC_OK;
 }
 
+const char *rd_profile_name(const struct rd_device *d)
+{
+	if (!d->has_throttle)
+		return NULL;
+	for (size_t i = 0; i < NR_PROFILES; i++) {
+		const struct profile *p = &profiles[i];
+
+		if (d->read_latency_ns == p->read_ns && d->write_latency_ns == p->write_ns &&
+		    d->flush_latency_ns == p->flush_ns && d->bandwidth_mbps == p->mbps)
+			return p->name;
+	}
+	return "custom";
+}
+
 /* "key: value" lines for info; nothing for attributes the module lacks. */
 void print_emulation(const struct rd_device *d, void (*field)(const char *key, const char *value))
 {
-	char path[PATH_MAX], line[64], dev[32];
-	size_t i;
+	const uint64_t values[] = { d->read_latency_ns, d->write_latency_ns, d->flush_latency_ns,
+				    d->bandwidth_mbps };
+	char key[32], value[64];
 
-	if (d->configured) {
-		path_fmt(path, sizeof(path), "%s/%s/cache_mode", configfs_root(), d->name);
-		if (!sysfs_read_line(path, line, sizeof(line)))
-			field("cache_mode:", line);
-		for (i = 0; i < 4; i++) {
-			path_fmt(path, sizeof(path), "%s/%s/%s", configfs_root(), d->name,
-				 throttle_attrs[i]);
-			if (!sysfs_read_line(path, line, sizeof(line))) {
-				snprintf(dev, sizeof(dev), "%s:", throttle_attrs[i]);
-				field(dev, line);
-			}
+	if (d->has_cache_mode)
+		field("cache_mode:", d->cache_mode);
+	if (d->has_throttle) {
+		field("profile:", rd_profile_name(d));
+		for (size_t i = 0; i < 4; i++) {
+			snprintf(key, sizeof(key), "%s:", throttle_attrs[i]);
+			snprintf(value, sizeof(value), "%" PRIu64, values[i]);
+			field(key, value);
 		}
 	}
-	if (d->index < 0)
-		return;
-	path_fmt(path, sizeof(path), "%s/block/ramdisk%d/ramdisk/dirty_bytes", sysfs_root(),
-		 d->index);
-	if (!sysfs_read_line(path, line, sizeof(line)))
-		field("dirty_bytes:", line);
-	path_fmt(path, sizeof(path), "%s/block/ramdisk%d/ramdisk/power_cuts", sysfs_root(),
-		 d->index);
-	if (!sysfs_read_line(path, line, sizeof(line)))
-		field("power_cuts:", line);
+	if (d->has_dirty) {
+		snprintf(value, sizeof(value), "%" PRIu64, d->dirty_bytes);
+		field("dirty_bytes:", value);
+		/* what a power cut would do now, in words */
+		if (d->dirty_bytes)
+			snprintf(value, sizeof(value), "no, a power cut loses %" PRIu64 " bytes",
+				 d->dirty_bytes);
+		else
+			snprintf(value, sizeof(value), "yes, every completed write");
+		field("durable:", value);
+	}
+	if (d->has_power_cuts) {
+		snprintf(value, sizeof(value), "%" PRIu64, d->power_cuts);
+		field("power_cuts:", value);
+	}
 }

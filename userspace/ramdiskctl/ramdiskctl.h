@@ -51,6 +51,12 @@ struct rd_device {
 	char backing[48];
 	char backing_uuid[40]; /* "" unless the device is powered in phys memory */
 	uint64_t phys_size;
+	/* "writethrough" or "writeback"; has_cache_mode false when unknown */
+	bool has_cache_mode;
+	char cache_mode[16];
+	/* latency and bandwidth emulation, all four known or none */
+	bool has_throttle;
+	uint64_t read_latency_ns, write_latency_ns, flush_latency_ns, bandwidth_mbps;
 
 	/* Statistics from sysfs (only while powered). */
 	bool has_stats;
@@ -60,6 +66,9 @@ struct rd_device {
 	uint64_t discards, discard_bytes, write_zeroes, write_zeroes_bytes;
 	bool has_reads, has_writes, has_discards, has_write_zeroes;
 	uint64_t flushes, alloc_failures;
+	/* bytes written but not yet durable (lost by a power cut), and cuts so far */
+	bool has_dirty, has_power_cuts;
+	uint64_t dirty_bytes, power_cuts;
 };
 
 /* paths.c: where the module's files live (overridable for tests). */
@@ -111,6 +120,11 @@ int print_devices_json(const struct rd_device *list, size_t count);
 
 /* emulate.c: cache mode, latency and durable-state lines of info. */
 void print_emulation(const struct rd_device *d, void (*field)(const char *key, const char *value));
+/*
+ * The profile whose figures the device has, "custom" for others, NULL
+ * when the figures are unknown.
+ */
+const char *rd_profile_name(const struct rd_device *d);
 
 /* Subcommands; each takes argv[0] = its name and returns an exit status. */
 int cmd_create(int argc, char **argv);
