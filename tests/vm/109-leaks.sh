@@ -23,6 +23,7 @@ for cycle in 0 1 2 3; do
 	if [ $cycle = 1 ]; then
 		settle_memory
 		before=$(mem_available_kib)
+		cp /proc/meminfo meminfo.before
 	fi
 	echo "cycle $cycle"
 	for name in a b; do
@@ -57,12 +58,24 @@ dd if=/dev/urandom of=/dev/ramdisk1 bs=1M count=48 oflag=direct status=none
 assert_eq "$(cat /sys/module/ramdisk/parameters/allocated_pages)" $((112 * 256)) "module pages, load-time devices"
 unload_module
 
-settle_memory
-after=$(mem_available_kib)
-echo "MemAvailable: $before KiB before, $after KiB after"
 # The exact check is the module's page count above. MemAvailable also moves
 # with user space (udev's workers come and go: a 52 MiB swing was seen
-# after the earlier tests of a suite), so it only has to catch a whole
-# device's worth: every device here holds 45 MiB or more.
-[ $((before - after)) -lt $((32 * 1024)) ] || fail "MemAvailable dropped by $((before - after)) KiB"
+# after the earlier tests of a suite) and with memory the kernel frees
+# late (deferred work, RCU), so it only has to catch a whole device's
+# worth, every device here holding 45 MiB or more, and a drop gets a few
+# more chances to settle before it counts.
+tolerance_kib=$((32 * 1024))
+for try in 1 2 3 4 5; do
+	settle_memory
+	after=$(mem_available_kib)
+	[ $((before - after)) -ge $tolerance_kib ] || break
+	echo "MemAvailable $((before - after)) KiB below the baseline (try $try)"
+	sleep 3
+done
+cp /proc/meminfo meminfo.after
+# what moved, for the log of a failing run
+join <(sort meminfo.before) <(sort meminfo.after) |
+	awk '$2 != $4 { printf "  %-20s %10d -> %10d kB (%+d)\n", $1, $2, $4, $4 - $2 }'
+echo "MemAvailable: $before KiB before, $after KiB after"
+[ $((before - after)) -lt $tolerance_kib ] || fail "MemAvailable dropped by $((before - after)) KiB"
 echo ok
