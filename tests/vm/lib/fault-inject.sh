@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Fault injection aimed at the module, for the 7xx tests. Sourced after
+# tests/lib/common.sh. The debug kernel (make debug-kernel) has it; Debian's
+# kernels do not, and the tests skip there.
+#
+# failslab and fail_page_alloc are restricted to calls made with the
+# module's code on the stack (require-start/require-end), so a test fails
+# the module's allocations and the kernel's allocations made on its behalf
+# (device_add_disk, xarray nodes) but nothing else. Which call fails is
+# chosen per thread with /proc/thread-self/fail-nth (tests/vm/lib/fail-nth).
+
+fault_debugfs=/sys/kernel/debug
+fault_attrs=(failslab fail_page_alloc)
+
+fault_require() {
+	local a
+	for a in "${fault_attrs[@]}"; do
+		[ -d "$fault_debugfs/$a" ] ||
+			skip "kernel without CONFIG_FAULT_INJECTION ($fault_debugfs/$a missing); make check-debug runs this"
+		[ -e "$fault_debugfs/$a/require-start" ] ||
+			skip "kernel without CONFIG_FAULT_INJECTION_STACKTRACE_FILTER; make check-debug runs this"
+	done
+	[ -e /proc/thread-self/fail-nth ] || skip "kernel without /proc/PID/fail-nth"
+	require_cmd python3
+}
+
+# Prints "START END" (hex, no 0x) around the module's code, from kallsyms.
+fault_module_text() {
+	local first last
+	first=$(awk '$3 ~ /^[tT]$/ && $4 == "[ramdisk]" {print $1}' /proc/kallsyms | sort | head -n 1)
+	last=$(awk '$3 ~ /^[tT]$/ && $4 == "[ramdisk]" {print $1}' /proc/kallsyms | sort | tail -n 1)
+	[ -n "$first" ] || fail "no [ramdisk] code symbols in /proc/kallsyms (module not loaded?)"
+	case $first in 0000000000000000) fail "/proc/kallsyms hides addresses (kptr_restrict)" ;; esac
+	# the last function is shorter than a page: none of the module's is longer
+	printf '%s %x\n' "$first" $((0x$last + 4096))
+}
+
+fault_set() {
+	echo "$3" >"$fault_debugfs/$1/$2"
+}
+
+# Aims failslab and fail_page_alloc at the module's code, for fail-nth
+# only (probability 0: nothing fails at random), and puts the defaults back
+# when the test exits.
+fault_aim_at_module() {
+	local range a
+	range=$(fault_module_text)
+	for a in "${fault_attrs[@]}"; do
+		on_exit "fault_set $a require-start 0"
+		on_exit "fault_set $a require-end 18446744073709551615"
+		on_exit "fault_set $a ignore-gfp-wait $(cat "$fault_debugfs/$a/ignore-gfp-wait")"
+		on_exit "fault_set $a verbose $(cat "$fault_debugfs/$a/verbose")"
+		fault_set "$a" probability 0
+		fault_set "$a" require-start "0x${range% *}"
+		fault_set "$a" require-end "0x${range#* }"
+		# the module allocates with GFP_NOIO and GFP_KERNEL, both may sleep
+		fault_set "$a" ignore-gfp-wait N
+		# one line per injected fault, no stack: the serial console is slow
+		fault_set "$a" verbose 1
+	done
+	echo "fault injection aimed at ramdisk code ${range% *}..${range#* }"
+}
+
+# fail_nth N PATH OFFSET DATA: see tests/vm/lib/fail-nth.
+fail_nth() {
+	python3 "$RD_TOP/tests/vm/lib/fail-nth" "$@"
+}
