@@ -33,7 +33,7 @@ while :; do
 	n=$((n + 1))
 	[ $n -le 64 ] || fail "more than 64 fault points in one 16-page write: the sweep does not end"
 	off=$((2 * 1024 * 1024 + n * 256 * 1024))
-	result=$(fail_nth $n $dev $off chunk.bin)
+	result=$(fail_nth $n write $dev $off chunk.bin)
 	echo "fault $n at offset $off: $result"
 	dd if=$dev of=got.bin bs=$chunk count=1 skip=$((off / chunk)) iflag=direct status=none
 	case $result in

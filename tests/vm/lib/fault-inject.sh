@@ -63,7 +63,8 @@ fault_aim_at_module() {
 	echo "fault injection aimed at ramdisk code ${range% *}..${range#* }"
 }
 
-# fail_nth N PATH OFFSET DATA: see tests/vm/lib/fail-nth.
+# fail_nth N write PATH OFFSET DATA | fail_nth N fsync PATH: see
+# tests/vm/lib/fail-nth.
 fail_nth() {
 	python3 "$RD_TOP/tests/vm/lib/fail-nth" "$@"
 }
