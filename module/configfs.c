@@ -6,6 +6,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
 #include <linux/configfs.h>
 #include <linux/ctype.h>
 #include <linux/kernel.h>
@@ -36,6 +37,20 @@ static int rd_text_len(const char *page)
 	while (len && isspace(page[len - 1]))
 		len--;
 	return len;
+}
+
+/*
+ * The directory and its files belong to uid 0, so mode bits let any root
+ * process through, also one that gave up CAP_SYS_ADMIN (a container, a
+ * sandboxed service). Making, changing or cutting a disk is administration:
+ * every store and mkdir asks for the capability as well.
+ */
+static int rd_cfg_may_admin(const char *who, const char *what)
+{
+	if (capable(CAP_SYS_ADMIN))
+		return 0;
+	pr_warn_ratelimited("%s: %s needs CAP_SYS_ADMIN\n", who, what);
+	return -EPERM;
 }
 
 static int rd_cfg_parse_size(const char *who, const char *attr, const char *page, u64 *val)
@@ -120,6 +135,9 @@ static int rd_cfg_apply(struct rd_cfg *c, const char *attr, const struct rd_conf
 		struct rd_config want;                                                    \
 		int err;                                                                  \
                                                                                           \
+		err = rd_cfg_may_admin(config_item_name(item), #_name);                   \
+		if (err)                                                                  \
+			return err;                                                       \
 		mutex_lock(&rd_lock);                                                     \
 		want = c->cfg;                                                            \
 		err = _parse(config_item_name(item), #_name, page, &want._name);          \
@@ -165,6 +183,9 @@ static ssize_t rd_cfg_cache_mode_store(struct config_item *item, const char *pag
 	struct rd_config want;
 	int mode, err;
 
+	err = rd_cfg_may_admin(config_item_name(item), "cache_mode");
+	if (err)
+		return err;
 	mode = sysfs_match_string(rd_cache_mode_names, page);
 	if (mode < 0) {
 		pr_warn("%s: cache_mode '%.*s' is neither writethrough nor writeback\n",
@@ -186,8 +207,11 @@ static ssize_t rd_cfg_power_cut_store(struct config_item *item, const char *page
 	struct rd_cfg *c = to_rd_cfg(item);
 	const char *who = config_item_name(item);
 	bool cut;
-	int err = 0;
+	int err;
 
+	err = rd_cfg_may_admin(who, "power_cut");
+	if (err)
+		return err;
 	if (kstrtobool(page, &cut) || !cut) {
 		pr_warn("%s: power_cut takes 1\n", who);
 		return -EINVAL;
@@ -244,6 +268,9 @@ static ssize_t rd_cfg_phys_size_store(struct config_item *item, const char *page
 	struct rd_config want;
 	int err;
 
+	err = rd_cfg_may_admin(config_item_name(item), "phys_size");
+	if (err)
+		return err;
 	mutex_lock(&rd_lock);
 	want = c->cfg;
 	err = rd_cfg_parse_phys(config_item_name(item), "phys_size", page, &want.phys_size);
@@ -318,8 +345,11 @@ static ssize_t rd_cfg_power_store(struct config_item *item, const char *page, si
 {
 	struct rd_cfg *c = to_rd_cfg(item);
 	bool on;
-	int err = 0;
+	int err;
 
+	err = rd_cfg_may_admin(config_item_name(item), "power");
+	if (err)
+		return err;
 	if (kstrtobool(page, &on)) {
 		pr_warn("%s: power '%.*s' is neither 0 nor 1\n", config_item_name(item),
 			rd_text_len(page), page);
@@ -377,7 +407,11 @@ static const struct config_item_type rd_cfg_type = {
 static struct config_item *rd_cfg_make_item(struct config_group *group, const char *name)
 {
 	struct rd_cfg *c;
+	int err;
 
+	err = rd_cfg_may_admin(name, "mkdir");
+	if (err)
+		return ERR_PTR(err);
 	if (strlen(name) >= RD_NAME_LEN) {
 		pr_warn("%s: the name is longer than %d characters\n", name, RD_NAME_LEN - 1);
 		return ERR_PTR(-ENAMETOOLONG);

@@ -1,0 +1,137 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# DESCRIPTION: only CAP_SYS_ADMIN creates, powers, cuts or reconfigures (root without it and a plain user are refused, nothing changes); device nodes are 0660 root:disk
+. "${0%/*}/../lib/common.sh"
+require_root
+require_cmd setpriv blockdev
+getent passwd nobody >/dev/null || skip "no user nobody"
+getent group disk >/dev/null || skip "no group disk"
+
+cfg=/sys/kernel/config/ramdisk
+load_module nr_devices=1 size=8M
+[ -d $cfg ] || fail "$cfg is missing"
+
+# Root with CAP_SYS_ADMIN gone from every set, as in a container or a
+# sandboxed service: still uid 0, so the 0644 root-owned files let it in.
+nocap() {
+	setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin "$@"
+}
+# A plain user, and one in group disk.
+as_nobody() {
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"
+}
+as_disk_user() {
+	setpriv --reuid=nobody --regid=nogroup --groups=disk "$@"
+}
+
+# The tools really lack the capability (bit 21 of CapEff).
+capeff=$(nocap awk '/^CapEff/ {print $2}' /proc/self/status)
+(((0x$capeff >> 21) & 1)) && fail "setpriv left CAP_SYS_ADMIN: CapEff $capeff"
+assert_eq "$(nocap id -u)" 0 "uid without CAP_SYS_ADMIN"
+
+# WHO VALUE FILE WANT_ERROR: the write must fail with WANT_ERROR.
+refused_write() {
+	local who=$1 val=$2 file=$3 want=$4 err=$RD_TMP/err
+	if $who bash -c 'printf "%s\n" "$1" >"$2"' _ "$val" "$file" 2>"$err"; then
+		fail "$who could write '$val' to $file"
+	fi
+	grep -q "$want" "$err" || fail "$who writing $file: $(cat "$err"), want '$want'"
+}
+
+# A powered writeback device with dirty data, and an unpowered configuration.
+mkdir $cfg/on
+on_exit "rmdir $cfg/on"
+echo 16M >$cfg/on/size
+echo writeback >$cfg/on/cache_mode
+echo 1 >$cfg/on/power
+on_exit "echo 0 >$cfg/on/power"
+idx=$(cat $cfg/on/index)
+dev=/dev/ramdisk$idx
+udevadm settle
+head -c 1M /dev/urandom >"$RD_TMP/data"
+dd if="$RD_TMP/data" of="$dev" bs=64K oflag=direct status=none
+dirty=$(sysfs_stat "$dev" dirty_bytes)
+[ "$dirty" -gt 0 ] || fail "no dirty bytes on the writeback device"
+mkdir $cfg/off
+on_exit "rmdir $cfg/off"
+
+snapshot() {
+	local d f
+	for d in on off; do
+		for f in "$cfg/$d"/*; do
+			[ -r "$f" ] && [ "${f##*/}" != power_cut ] && echo "$f=$(cat "$f")"
+		done
+	done
+	echo /sys/block/ramdisk*
+	ls $cfg
+}
+snapshot >"$RD_TMP/before"
+
+# A value each attribute accepts from an administrator (the checks run
+# before any parsing, so a valid value shows the refusal is the capability).
+value_for() {
+	case $1 in
+	size | mem_limit | cache_size) echo 32M ;;
+	block_size) echo 4096 ;;
+	cache_mode) echo writethrough ;;
+	numa_node) echo -1 ;;
+	power_cut | format) echo 1 ;;
+	power) echo 1 ;;
+	phys_addr) echo 0x100000000 ;;
+	phys_size) echo 16M ;;
+	*) echo 7 ;;
+	esac
+}
+
+dmesg -C
+IFS=, read -r -a attrs <$cfg/features
+[ "${#attrs[@]}" -gt 10 ] || fail "features lists only: ${attrs[*]}"
+checked=0
+for a in "${attrs[@]}"; do
+	[ "$a" = index ] && continue # read-only for everybody
+	for d in on off; do
+		val=$(value_for "$a")
+		[ "$a" = power ] && [ $d = on ] && val=0
+		refused_write nocap "$val" $cfg/$d/"$a" "Operation not permitted"
+		refused_write as_nobody "$val" $cfg/$d/"$a" "Permission denied"
+		checked=$((checked + 1))
+	done
+done
+echo "refused $checked attribute writes twice each"
+
+# mkdir: EPERM without the capability, EACCES for a plain user.
+nocap mkdir $cfg/intruder 2>"$RD_TMP/err" && fail "mkdir without CAP_SYS_ADMIN succeeded"
+grep -q "Operation not permitted" "$RD_TMP/err" || fail "mkdir said: $(cat "$RD_TMP/err")"
+as_nobody mkdir $cfg/intruder 2>"$RD_TMP/err" && fail "mkdir as nobody succeeded"
+grep -q "Permission denied" "$RD_TMP/err" || fail "mkdir said: $(cat "$RD_TMP/err")"
+[ ! -e $cfg/intruder ] || fail "a refused mkdir left $cfg/intruder"
+
+# Nothing changed: attributes, devices, dirty data, no power cut.
+snapshot >"$RD_TMP/after"
+diff "$RD_TMP/before" "$RD_TMP/after" || fail "a refused write changed something"
+assert_eq "$(sysfs_stat "$dev" power_cuts)" 0 "power cuts after refused power_cut writes"
+assert_eq "$(sysfs_stat "$dev" dirty_bytes)" "$dirty" "dirty bytes after refused power_cut writes"
+cmp -n 1048576 "$RD_TMP/data" "$dev" || fail "data changed after the refused writes"
+# the first refusals are logged (the rest are rate-limited)
+dmesg | grep -q "on: bandwidth_mbps needs CAP_SYS_ADMIN" || fail "no dmesg line saying why"
+
+# Device nodes: 0660 root:disk, for load-time and configfs devices alike.
+for node in /dev/ramdisk0 "$dev"; do
+	assert_eq "$(stat -c '%a %U %G' "$node")" "660 root disk" "mode and owner of $node"
+done
+as_nobody dd if="$dev" of=/dev/null bs=4K count=1 status=none 2>/dev/null &&
+	fail "a user outside group disk read $dev"
+# Group disk may do I/O (that is what the group means) but not the
+# administrative block ioctls.
+as_disk_user dd if="$dev" of=/dev/null bs=4K count=1 status=none ||
+	fail "group disk cannot read $dev"
+as_disk_user blockdev --flushbufs "$dev" 2>/dev/null && fail "BLKFLSBUF as a user succeeded"
+as_disk_user blockdev --rereadpt "$dev" 2>/dev/null && fail "BLKRRPART as a user succeeded"
+
+# The administrator still can: the refusals were the capability, not a bug.
+echo 1 >$cfg/on/power_cut
+assert_eq "$(sysfs_stat "$dev" power_cuts)" 1 "power cuts after the administrator's cut"
+echo 0 >$cfg/on/power
+echo 4096 >$cfg/off/block_size
+mkdir $cfg/admin && rmdir $cfg/admin
+echo "root without CAP_SYS_ADMIN and nobody were refused; the administrator was not"
