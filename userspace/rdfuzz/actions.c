@@ -1,0 +1,702 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One step of the fuzzer: draw an action and its arguments, do it, and
+ * check the rules that hold whatever the values were. The draws come
+ * first and never depend on the kernel's answers (see rdfuzz.h).
+ */
+#include "rdfuzz.h"
+#include "ramdisk.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/fs.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+enum action { A_MKDIR, A_RMDIR, A_ATTR, A_POWER, A_CUT, A_IO, A_SYSFS, A_BUSY, A_SHOW, A_NR };
+
+static const char *const action_names[A_NR] = {
+	"mkdir", "rmdir", "attr", "power", "power_cut", "io", "sysfs", "busy", "show",
+};
+
+/* How often each action is drawn, out of the sum. */
+static const unsigned int action_weights[A_NR] = { 5, 3, 35, 10, 4, 25, 8, 3, 5 };
+
+void fuzz_log(struct fuzz *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!f->log)
+		return;
+	va_start(ap, fmt);
+	vfprintf(f->log, fmt, ap);
+	va_end(ap);
+}
+
+void fuzz_report(struct fuzz *f, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	f->reports++;
+	fprintf(stderr, "rdfuzz: REPORT at step %" PRIu64 ": %s\n", f->step, msg);
+	fuzz_log(f, " REPORT: %s", msg);
+}
+
+/* --- files ---------------------------------------------------------------- */
+
+/* Writes len bytes in one write(2); 0 or the errno. */
+static int write_file(const char *path, const void *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, buf, len) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+/* Reads up to size - 1 bytes, NUL-terminated; the length or -errno. */
+static ssize_t read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	if (n < 0)
+		n = -errno;
+	else
+		buf[n] = '\0';
+	close(fd);
+	return n;
+}
+
+static void slot_path(const struct fuzz *f, const struct slot *s, const char *file, char *out,
+		      size_t size)
+{
+	snprintf(out, size, "%s/%s%s%s", f->root, s->name, file ? "/" : "", file ? file : "");
+}
+
+static long slot_read_number(const struct fuzz *f, const struct slot *s, const char *file)
+{
+	char path[512], buf[64];
+
+	slot_path(f, s, file, path, sizeof(path));
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	return strtol(buf, NULL, 0);
+}
+
+static bool errno_in(int err, const int *list)
+{
+	for (; *list; list++)
+		if (*list == err)
+			return true;
+	return false;
+}
+
+/* What a configfs store may answer besides success. */
+static const int attr_errors[] = { EINVAL, EBUSY,  ENODEV,	 ENOENT, ENOMEM, ENOSPC, EACCES,
+				   ENXIO,  ERANGE, ENAMETOOLONG, EEXIST, E2BIG,	 0 };
+
+/* --- slot state ------------------------------------------------------------ */
+
+/*
+ * Learns whether the slot's device came or went: a device that was not
+ * powered before and is now is a new device, which must read zeros.
+ */
+static void slot_sync(struct fuzz *f, struct slot *s)
+{
+	char path[512], buf[64];
+	bool on;
+
+	slot_path(f, s, "power", path, sizeof(path));
+	on = read_file(path, buf, sizeof(buf)) > 0 && buf[0] == '1';
+	if (on && !s->powered) {
+		slot_path(f, s, "cache_mode", path, sizeof(path));
+		s->writeback =
+			read_file(path, buf, sizeof(buf)) > 0 && !strncmp(buf, "writeback", 9);
+		shadow_reset(&s->shadow, ++f->next_gen, slot_read_number(f, s, "phys_size") == 0);
+	}
+	s->powered = on;
+}
+
+/* Opens the slot's device; -1 when it has none. */
+static int slot_open(struct fuzz *f, struct slot *s, char *dev, size_t size)
+{
+	long index = slot_read_number(f, s, "index");
+	int fd;
+
+	if (index < 0)
+		return -1;
+	snprintf(dev, size, "/dev/" RAMDISK_NAME "%ld", index);
+	fd = open(dev, O_RDWR | O_DIRECT | O_CLOEXEC);
+	if (fd < 0)
+		fuzz_log(f, " open %s: %s", dev, strerror(errno));
+	return fd;
+}
+
+/* --- actions ----------------------------------------------------------------- */
+
+static void do_mkdir(struct fuzz *f, struct slot *s, uint64_t x1, const struct value *v)
+{
+	char path[512], name[300];
+	size_t i, n;
+
+	if (x1 % 8) {
+		slot_path(f, s, NULL, path, sizeof(path));
+		if (mkdir(path, 0755) && errno != EEXIST)
+			fuzz_report(f, "mkdir %s: %s", path, strerror(errno));
+		fuzz_log(f, " done");
+		return;
+	}
+	/* an odd name: long, dots, control bytes; kept only until rmdir */
+	n = v->len < 255 ? v->len : 255;
+	for (i = 0; i < n; i++)
+		name[i] = v->buf[i] == '/' || !v->buf[i] ? '_' : v->buf[i];
+	name[n] = '\0';
+	snprintf(path, sizeof(path), "%s/%s", f->root, name);
+	if (!mkdir(path, 0755)) {
+		if (strlen(name) >= 64)
+			fuzz_report(f, "a %zu-byte name was accepted", strlen(name));
+		if (rmdir(path))
+			fuzz_report(f, "rmdir of a fresh odd name: %s", strerror(errno));
+		fuzz_log(f, " made and removed");
+	} else {
+		fuzz_log(f, " %s", strerror(errno));
+	}
+}
+
+static void do_rmdir(struct fuzz *f, struct slot *s)
+{
+	char path[512];
+
+	slot_path(f, s, NULL, path, sizeof(path));
+	if (rmdir(path)) {
+		if (errno != ENOENT && errno != EBUSY)
+			fuzz_report(f, "rmdir %s: %s", path, strerror(errno));
+		fuzz_log(f, " %s", strerror(errno));
+		return;
+	}
+	fuzz_log(f, " removed");
+}
+
+/* A write the kernel refused must leave the value as it was. */
+static void do_attr(struct fuzz *f, struct slot *s, const char *attr, const struct value *v)
+{
+	char path[512], before[4096], after[4096];
+	ssize_t had;
+	int err;
+
+	slot_path(f, s, attr, path, sizeof(path));
+	had = read_file(path, before, sizeof(before));
+	err = write_file(path, v->buf, v->len);
+	if (!err) {
+		f->ok++;
+		fuzz_log(f, " accepted");
+		if (!strcmp(attr, "power_cut") && s->writeback)
+			memset(s->shadow.seq, 0xff, sizeof(s->shadow.seq));
+		return;
+	}
+	f->refused++;
+	fuzz_log(f, " %s", strerror(err));
+	/* configfs itself answers an empty write with EFAULT */
+	if (!errno_in(err, attr_errors) && !(err == EFAULT && !v->len))
+		fuzz_report(f, "%s: unexpected error %s", path, strerror(err));
+	if (had >= 0 && read_file(path, after, sizeof(after)) >= 0 && strcmp(before, after))
+		fuzz_report(f, "%s changed from %.40s to %.40s by a refused write", path, before,
+			    after);
+}
+
+/*
+ * Extents come in order, inside the device, and a last answer covers every
+ * sector the shadow knows to hold data.
+ */
+static void check_extents(struct fuzz *f, struct slot *s, const struct ramdisk_extents *req,
+			  uint32_t room, const struct ramdisk_extent *ext, uint64_t dev_size)
+{
+	uint64_t i, sec, prev_end = req->start;
+
+	if (req->count > room) {
+		fuzz_report(f, "%u extents filled into room for %u", req->count, room);
+		return;
+	}
+
+	for (i = 0; i < req->count; i++) {
+		if (ext[i].offset < prev_end || !ext[i].length ||
+		    ext[i].offset + ext[i].length > dev_size) {
+			fuzz_report(f,
+				    "extent %" PRIu64 " (%" PRIu64 "+%" PRIu64
+				    ") overlaps, is empty or passes the end",
+				    i, (uint64_t)ext[i].offset, (uint64_t)ext[i].length);
+			return;
+		}
+		prev_end = ext[i].offset + ext[i].length;
+	}
+	/* data written through a writeback cache may not have reached the store */
+	if (!(req->flags & RAMDISK_EXTENTS_LAST) || s->writeback || !s->shadow.trusted ||
+	    req->start >= SHADOW_BYTES)
+		return;
+	for (sec = (req->start + 511) / 512; sec < SHADOW_SECTORS; sec++) {
+		uint64_t seq = s->shadow.seq[sec], off = sec * 512;
+		bool inside = false;
+
+		if (!seq || seq == SEQ_UNKNOWN)
+			continue;
+		for (i = 0; i < req->count && !inside; i++)
+			inside = off >= ext[i].offset && off < ext[i].offset + ext[i].length;
+		if (!inside) {
+			fuzz_report(f, "sector %" PRIu64 " holds data but no extent covers it",
+				    sec);
+			return;
+		}
+	}
+}
+
+static void io_extents(struct fuzz *f, struct slot *s, int fd, uint64_t x2, uint64_t x3)
+{
+	static const uint32_t counts[] = { 0, 1, 2, 3, 17, 4096, 4097, UINT32_MAX };
+	struct ramdisk_extent *ext;
+	struct ramdisk_extents req = {
+		.start = (x2 % 3) ? (x2 >> 8) % (2 * SHADOW_BYTES) : x2,
+		.count = counts[(x3 >> 4) % 8],
+		.flags = (x3 % 8 == 0) ? (uint32_t)(x3 >> 32) : 0,
+	};
+	uint32_t room = req.count;
+	uint64_t dev_size = 0;
+	int err = 0;
+
+	ext = calloc(RAMDISK_EXTENTS_MAX + 1, sizeof(*ext));
+	if (!ext)
+		return;
+	req.extents = x3 % 8 == 1 ? 8 : (uintptr_t)ext; /* 8: an address nobody maps */
+	if (ioctl(fd, RAMDISK_IOC_GET_EXTENTS, &req))
+		err = errno;
+	fuzz_log(f, " extents start %" PRIu64 ": %s", (uint64_t)req.start,
+		 err ? strerror(err) : "ok");
+	if (err && err != EINVAL && err != EFAULT)
+		fuzz_report(f, "RAMDISK_IOC_GET_EXTENTS: unexpected error %s", strerror(err));
+	/* with nothing to report it need not touch the array */
+	if (!err && x3 % 8 == 1 && req.count)
+		fuzz_report(f, "RAMDISK_IOC_GET_EXTENTS filled %u extents at address 8", req.count);
+	if (!err && x3 % 8 != 1 && !ioctl(fd, BLKGETSIZE64, &dev_size))
+		check_extents(f, s, &req, room, ext, dev_size);
+	free(ext);
+}
+
+/* Block ioctls a user of the device or an administrator may send. */
+static void io_block_ioctl(struct fuzz *f, struct slot *s, int fd, uint64_t x2, uint64_t x3)
+{
+	uint64_t off = (x2 % SHADOW_SECTORS) * 512;
+	uint64_t range[2] = { off, 512 * (1 + x3 % 2048) };
+	unsigned long cmd = 0;
+	const char *name = "";
+	int err = 0, arg;
+
+	if (range[0] + range[1] > SHADOW_BYTES)
+		range[1] = SHADOW_BYTES - range[0];
+	switch ((x2 >> 32) % 8) {
+	case 0:
+	case 1:
+		name = "BLKDISCARD";
+		cmd = BLKDISCARD;
+		break;
+	case 2:
+	case 3:
+		name = "BLKZEROOUT";
+		cmd = BLKZEROOUT;
+		break;
+	case 4:
+		name = "BLKSECDISCARD";
+		cmd = BLKSECDISCARD;
+		break;
+	case 5:
+		name = "BLKFLSBUF";
+		if (ioctl(fd, BLKFLSBUF, 0))
+			err = errno;
+		break;
+	case 6:
+		/* read-only lasts until power off; writes then fail with EPERM */
+		name = "BLKROSET";
+		arg = (x3 >> 20) % 4 == 0;
+		if (ioctl(fd, BLKROSET, &arg))
+			err = errno;
+		break;
+	default:
+		name = "BLKRRPART";
+		if (ioctl(fd, BLKRRPART, 0))
+			err = errno;
+		break;
+	}
+	if (cmd && ioctl(fd, cmd, range))
+		err = errno;
+	fuzz_log(f, " %s %" PRIu64 "+%" PRIu64 ": %s", name, range[0], range[1],
+		 err ? strerror(err) : "ok");
+	if (!cmd)
+		return;
+	if (!err && cmd != BLKSECDISCARD)
+		shadow_set(&s->shadow, range[0], range[1], 0);
+	else if (err != EINVAL && err != EOPNOTSUPP && err != EPERM)
+		shadow_set(&s->shadow, range[0], range[1], SEQ_UNKNOWN);
+}
+
+/* The device's geometry must be what its configuration says. */
+static void io_geometry(struct fuzz *f, struct slot *s, int fd)
+{
+	long want_bs = slot_read_number(f, s, "block_size");
+	char path[512], buf[64];
+	uint64_t size = 0, want_size;
+	int bs = 0;
+
+	slot_path(f, s, "size", path, sizeof(path));
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return;
+	want_size = strtoull(buf, NULL, 10);
+	if (ioctl(fd, BLKGETSIZE64, &size) || ioctl(fd, BLKSSZGET, &bs)) {
+		fuzz_report(f, "BLKGETSIZE64 or BLKSSZGET: %s", strerror(errno));
+		return;
+	}
+	fuzz_log(f, " geometry %" PRIu64 "/%d", size, bs);
+	if (size != want_size || bs != want_bs)
+		fuzz_report(f,
+			    "device has %" PRIu64 " bytes of %d, configuration says %" PRIu64
+			    " of %ld",
+			    size, bs, want_size, want_bs);
+}
+
+static void io_write(struct fuzz *f, struct slot *s, int fd, uint64_t off, uint64_t len, void *buf)
+{
+	uint64_t seq = ++f->next_seq;
+	ssize_t n;
+
+	shadow_fill(&s->shadow, buf, off, len, seq);
+	n = pwrite(fd, buf, len, (off_t)off);
+	if (n == (ssize_t)len) {
+		shadow_set(&s->shadow, off, len, seq);
+		f->bytes_written += len;
+		fuzz_log(f, " write %" PRIu64 "+%" PRIu64 ": ok", off, len);
+		return;
+	}
+	fuzz_log(f, " write %" PRIu64 "+%" PRIu64 ": %s", off, len,
+		 n < 0 ? strerror(errno) : "short");
+	if (n < 0 && errno != EIO && errno != ENOSPC && errno != EPERM)
+		fuzz_report(f, "write: unexpected error %s", strerror(errno));
+	/* some of it may have landed */
+	if (n != 0 && !(n < 0 && errno == EPERM))
+		shadow_set(&s->shadow, off, len, SEQ_UNKNOWN);
+}
+
+static void io_read(struct fuzz *f, struct slot *s, int fd, uint64_t off, uint64_t len, void *buf)
+{
+	char why[200];
+	unsigned int bad;
+	ssize_t n;
+
+	n = pread(fd, buf, len, (off_t)off);
+	if (n < 0) {
+		fuzz_report(f, "read %" PRIu64 "+%" PRIu64 ": %s", off, len, strerror(errno));
+		return;
+	}
+	bad = shadow_check(&s->shadow, buf, off, (uint64_t)n, why, sizeof(why));
+	fuzz_log(f, " read %" PRIu64 "+%zd: %u bad", off, n, bad);
+	f->bytes_verified += s->shadow.trusted ? (uint64_t)n : 0;
+	if (bad)
+		fuzz_report(f, "ramdisk slot %s read %" PRIu64 "+%zd: %u bad sectors, first %s",
+			    s->name, off, n, bad, why);
+}
+
+static void io_random_ioctl(struct fuzz *f, int fd, uint64_t x2, uint64_t x3, void *buf)
+{
+	unsigned long cmd = _IOC((x2 % 4), RAMDISK_IOC_MAGIC, (x2 >> 8) % 8, (x3 % 64));
+	void *arg = x3 % 4 ? buf : (void *)8;
+	int err = 0;
+
+	memset(buf, (int)(x3 >> 8) & 0xff, 4096);
+	if (ioctl(fd, cmd, arg))
+		err = errno;
+	fuzz_log(f, " ioctl 0x%lx: %s", cmd, err ? strerror(err) : "ok");
+	if (!err && cmd != RAMDISK_IOC_GET_EXTENTS)
+		fuzz_report(f, "ioctl 0x%lx, which the module does not have, succeeded", cmd);
+	if (err && err != ENOTTY && err != EINVAL && err != EFAULT)
+		fuzz_report(f, "ioctl 0x%lx: unexpected error %s", cmd, strerror(err));
+}
+
+static void do_io(struct fuzz *f, struct slot *s, uint64_t x1, uint64_t x2, uint64_t x3)
+{
+	uint64_t off = (x2 % (SHADOW_BYTES / 4096)) * 4096;
+	uint64_t len = 4096 * (1 + x3 % (SHADOW_IO_MAX / 4096));
+	char dev[64];
+	void *buf;
+	int fd;
+
+	if (off + len > SHADOW_BYTES)
+		len = SHADOW_BYTES - off;
+	fd = slot_open(f, s, dev, sizeof(dev));
+	if (fd < 0)
+		return;
+	if (posix_memalign(&buf, 4096, SHADOW_IO_MAX)) {
+		close(fd);
+		return;
+	}
+	switch (x1 % 14) {
+	case 0:
+	case 1:
+	case 2:
+	case 3:
+		io_write(f, s, fd, off, len, buf);
+		break;
+	case 4:
+	case 5:
+	case 6:
+		io_read(f, s, fd, off, len, buf);
+		break;
+	case 7:
+	case 8:
+	case 9:
+		io_block_ioctl(f, s, fd, x2, x3);
+		break;
+	case 10:
+		if (fsync(fd))
+			fuzz_report(f, "fsync %s: %s", dev, strerror(errno));
+		fuzz_log(f, " fsync");
+		break;
+	case 11:
+		io_geometry(f, s, fd);
+		break;
+	case 12:
+		io_extents(f, s, fd, x2, x3);
+		break;
+	default:
+		io_random_ioctl(f, fd, x2, x3, buf);
+		break;
+	}
+	free(buf);
+	close(fd);
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * A write to a sysfs file of the device or the module. The block layer's
+ * queue files may take it or not; the module's own files are read-only
+ * and must refuse.
+ */
+static void do_sysfs(struct fuzz *f, struct slot *s, uint64_t x1, uint64_t x2,
+		     const struct value *v)
+{
+	static const char *const dirs[] = { "/sys/block/%s/queue", "/sys/block/%s",
+					    "/sys/block/%s/" RAMDISK_SYSFS_STATS,
+					    "/sys/module/" RAMDISK_NAME "/parameters" };
+	char dev[32], dir[256], path[600], *names[256];
+	unsigned int n = 0, i, which = (unsigned int)(x1 % 4);
+	long index = slot_read_number(f, s, "index");
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+	int err;
+
+	if (index < 0)
+		return;
+	snprintf(dev, sizeof(dev), RAMDISK_NAME "%ld", index);
+	snprintf(dir, sizeof(dir), dirs[which], dev);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((e = readdir(d)) && n < 256) {
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		/* the module's files are all tried: they must refuse */
+		if (lstat(path, &st) || !S_ISREG(st.st_mode) ||
+		    (which < 2 && !(st.st_mode & S_IWUSR)))
+			continue;
+		names[n++] = strdup(e->d_name);
+	}
+	closedir(d);
+	if (!n)
+		return;
+	qsort(names, n, sizeof(names[0]), name_cmp);
+	snprintf(path, sizeof(path), "%s/%s", dir, names[x2 % n]);
+	err = write_file(path, v->buf, v->len);
+	fuzz_log(f, " %s: %s", path, err ? strerror(err) : "accepted");
+	if (!err && which >= 2)
+		fuzz_report(f, "read-only %s accepted a write", path);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+}
+
+static void do_busy(struct fuzz *f, struct slot *s, uint64_t x2)
+{
+	char dev[64];
+	long index = slot_read_number(f, s, "index");
+
+	if (f->busy || index < 0)
+		return;
+	snprintf(dev, sizeof(dev), "/dev/" RAMDISK_NAME "%ld", index);
+	f->busy = busy_start(dev, x2, 20 + (unsigned int)(x2 % 400));
+	fuzz_log(f, " %s", f->busy ? "reader started" : "no reader");
+}
+
+/* Every show method of the slot and of the device's statistics. */
+static void do_show(struct fuzz *f, struct slot *s)
+{
+	char path[600], buf[4096];
+	unsigned int i;
+	ssize_t n;
+
+	for (i = 0; i < f->nr_attrs; i++) {
+		slot_path(f, s, f->attrs[i], path, sizeof(path));
+		n = read_file(path, buf, sizeof(buf));
+		if (n < 0 && n != -EACCES && n != -ENOENT && n != -EINVAL)
+			fuzz_report(f, "reading %s: %s", path, strerror((int)-n));
+	}
+	snprintf(path, sizeof(path), "%s/features", f->root);
+	if (read_file(path, buf, sizeof(buf)) < 0)
+		fuzz_report(f, "reading %s: %s", path, strerror(errno));
+	fuzz_log(f, " shown");
+}
+
+void fuzz_init(struct fuzz *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->nr_slots; i++) {
+		snprintf(f->slots[i].name, sizeof(f->slots[i].name), "rdfuzz%u", i);
+		shadow_reset(&f->slots[i].shadow, 0, true);
+	}
+}
+
+void fuzz_step(struct fuzz *f)
+{
+	unsigned int total = 0, pick, a, i;
+	uint64_t x1, x2, x3;
+	struct value v;
+	char text[160];
+	struct slot *s;
+
+	/* the draws: the same for a seed whatever happens below */
+	for (a = 0; a < A_NR; a++)
+		total += action_weights[a];
+	pick = (unsigned int)rng_below(&f->rng, total);
+	for (a = 0; pick >= action_weights[a]; a++)
+		pick -= action_weights[a];
+	s = &f->slots[rng_below(&f->rng, f->nr_slots)];
+	x1 = rng_next(&f->rng);
+	x2 = rng_next(&f->rng);
+	x3 = rng_next(&f->rng);
+	value_make(&f->rng, &v);
+	f->step++;
+
+	fuzz_log(f, "%" PRIu64 " %s %s", f->step, action_names[a], s->name);
+	switch (a) {
+	case A_ATTR:
+		value_describe(&v, text, sizeof(text));
+		fuzz_log(f, " %s=%s", f->attrs[x1 % f->nr_attrs], text);
+		break;
+	case A_POWER:
+		fuzz_log(f, " %d", (int)(x1 % 2));
+		break;
+	case A_IO:
+		fuzz_log(f, " op %u at %" PRIu64, (unsigned int)(x1 % 14), x2 % SHADOW_SECTORS);
+		break;
+	case A_SYSFS:
+		value_describe(&v, text, sizeof(text));
+		fuzz_log(f, " dir %u file %u =%s", (unsigned int)(x1 % 4), (unsigned int)(x2 % 256),
+			 text);
+		break;
+	default:
+		break;
+	}
+	fuzz_log(f, " |");
+	if (f->dry_run) {
+		fuzz_log(f, "\n");
+		return;
+	}
+
+	if (f->busy && !busy_running(f->busy)) {
+		busy_stop(f->busy);
+		f->busy = NULL;
+	}
+	switch (a) {
+	case A_MKDIR:
+		do_mkdir(f, s, x1, &v);
+		break;
+	case A_RMDIR:
+		do_rmdir(f, s);
+		break;
+	case A_ATTR:
+		do_attr(f, s, f->attrs[x1 % f->nr_attrs], &v);
+		break;
+	case A_POWER:
+		do_attr(f, s, "power", &(struct value){ .buf = { x1 % 2 ? '1' : '0' }, .len = 1 });
+		break;
+	case A_CUT:
+		do_attr(f, s, "power_cut", &(struct value){ .buf = "1\n", .len = 2 });
+		break;
+	case A_IO:
+		if (s->powered)
+			do_io(f, s, x1, x2, x3);
+		break;
+	case A_SYSFS:
+		if (s->powered)
+			do_sysfs(f, s, x1, x2, &v);
+		break;
+	case A_BUSY:
+		if (s->powered)
+			do_busy(f, s, x2);
+		break;
+	default:
+		do_show(f, s);
+		break;
+	}
+	for (i = 0; i < f->nr_slots; i++)
+		slot_sync(f, &f->slots[i]);
+	fuzz_log(f, "\n");
+}
+
+int fuzz_cleanup(struct fuzz *f)
+{
+	struct timespec pause = { 0, 100 * 1000 * 1000 };
+	char path[512];
+	unsigned int i, tries;
+	int left = 0;
+
+	if (f->busy)
+		busy_stop(f->busy);
+	f->busy = NULL;
+	if (f->dry_run)
+		return 0;
+	for (i = 0; i < f->nr_slots; i++) {
+		struct slot *s = &f->slots[i];
+
+		slot_path(f, s, NULL, path, sizeof(path));
+		if (access(path, F_OK))
+			continue;
+		/* udev may still be reading a new disk: a busy power-off is retried */
+		slot_path(f, s, "power", path, sizeof(path));
+		for (tries = 0; write_file(path, "0", 1) == EBUSY && tries < 100; tries++)
+			nanosleep(&pause, NULL);
+		slot_path(f, s, NULL, path, sizeof(path));
+		if (rmdir(path)) {
+			fprintf(stderr, "rdfuzz: cannot remove %s: %s\n", path, strerror(errno));
+			left++;
+		}
+	}
+	return left;
+}

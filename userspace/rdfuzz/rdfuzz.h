@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rdfuzz: drives the ramdisk control surface (configfs attributes, block
+ * ioctls, sysfs files) with random values in a random order, with I/O in
+ * flight, and checks what must hold whatever the input: data written reads
+ * back, a new device reads zeros, a refused change leaves the value alone.
+ *
+ * Every random choice comes from one generator seeded by --seed, and the
+ * number of draws per step never depends on what the kernel answered, so a
+ * seed always gives the same sequence of actions.
+ */
+#ifndef RDFUZZ_H
+#define RDFUZZ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* --- rng.c: the seeded generator ------------------------------------------ */
+
+struct rng {
+	uint64_t state;
+};
+
+void rng_seed(struct rng *r, uint64_t seed);
+uint64_t rng_next(struct rng *r);
+/* Uniform in [0, n); n > 0. */
+uint64_t rng_below(struct rng *r, uint64_t n);
+
+/* --- values.c: random text for attributes and sysfs files ---------------- */
+
+/* Longest value made: longer than a page, so truncation paths run too. */
+#define VALUE_MAX 8200
+
+struct value {
+	char buf[VALUE_MAX];
+	size_t len;
+};
+
+/* A random value of a random kind; always draws the same number of times. */
+void value_make(struct rng *r, struct value *v);
+/* A printable form of v for the log (escapes, long runs shortened). */
+void value_describe(const struct value *v, char *out, size_t size);
+
+/* --- shadow.c: what each device must read back ---------------------------- */
+
+/* The window of each device that writes and checks cover. */
+#define SHADOW_BYTES (4u << 20)
+#define SHADOW_SECTORS (SHADOW_BYTES / 512)
+#define SHADOW_IO_MAX (64u << 10)
+
+struct shadow {
+	/* per 512-byte sector: 0 zeros, SEQ_UNKNOWN anything this device wrote */
+	uint64_t seq[SHADOW_SECTORS];
+	uint32_t gen; /* which power-on of which slot; in every written record */
+	bool trusted; /* false for reserved-memory devices, which keep old data */
+};
+
+#define SEQ_UNKNOWN UINT64_MAX
+
+/* A device just powered on: everything reads zeros. */
+void shadow_reset(struct shadow *s, uint32_t gen, bool trusted);
+void shadow_set(struct shadow *s, uint64_t off, uint64_t len, uint64_t seq);
+/* Fill buf (len bytes at off) with the records of a write numbered seq. */
+void shadow_fill(const struct shadow *s, void *buf, uint64_t off, uint64_t len, uint64_t seq);
+/*
+ * Check len bytes read at off. Returns the number of bad sectors and
+ * describes the first in why.
+ */
+unsigned int shadow_check(const struct shadow *s, const void *buf, uint64_t off, uint64_t len,
+			  char *why, size_t why_size);
+
+/* --- actions.c: one step of the fuzzer ----------------------------------- */
+
+#define SLOTS_MAX 8
+#define ATTRS_MAX 64
+
+struct slot {
+	char name[32];
+	struct shadow shadow;
+	bool powered; /* after our last successful power write */
+	bool writeback;
+};
+
+struct fuzz {
+	struct rng rng;
+	const char *root; /* the configfs root */
+	bool dry_run;
+	FILE *log; /* NULL: no log */
+	unsigned int nr_slots;
+	struct slot slots[SLOTS_MAX];
+	char *attrs[ATTRS_MAX];
+	unsigned int nr_attrs;
+	uint64_t step;
+	uint64_t next_seq;
+	uint32_t next_gen;
+	/* results */
+	uint64_t ok, refused, reports;
+	uint64_t bytes_written, bytes_verified;
+	/* the background reader keeping a device open */
+	struct busy *busy;
+};
+
+void fuzz_init(struct fuzz *f);
+/* One random action; every outcome is logged, every broken rule reported. */
+void fuzz_step(struct fuzz *f);
+/* Stop the reader, power off and remove every slot. Returns 0 when clean. */
+int fuzz_cleanup(struct fuzz *f);
+
+/* A broken rule: counted, printed on stderr and in the log. */
+void fuzz_report(struct fuzz *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void fuzz_log(struct fuzz *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* --- busy.c: I/O in flight while the control surface changes ------------- */
+
+struct busy *busy_start(const char *dev, uint64_t seed, unsigned int ms);
+/* True while the reader still runs. */
+bool busy_running(struct busy *b);
+void busy_stop(struct busy *b);
+
+#endif /* RDFUZZ_H */

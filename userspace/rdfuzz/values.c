@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Random text for attributes and sysfs files. Most values are near what a
+ * parser expects (numbers at type boundaries, sizes with suffixes, the
+ * words attributes take) because those reach the checks behind the parser;
+ * the rest is garbage, empty, or longer than a page.
+ */
+#include "rdfuzz.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+static const char *const boundaries[] = {
+	"0",
+	"1",
+	"-1",
+	"2",
+	"7",
+	"100",
+	"101",
+	"255",
+	"256",
+	"511",
+	"512",
+	"513",
+	"1000",
+	"4095",
+	"4096",
+	"4097",
+	"8192",
+	"65536",
+	"1048576",
+	"2147483647",
+	"2147483648",
+	"-2147483648",
+	"4294967295",
+	"4294967296",
+	"9223372036854775807",
+	"9223372036854775808",
+	"-9223372036854775808",
+	"18446744073709551615",
+	"18446744073709551616",
+	"99999999999999999999999",
+};
+
+static const char *const words[] = {
+	"writeback", "writethrough", "writebac", "WRITEBACK", "writeback ", "y",    "n",
+	"Y",	     "on",	     "off",	 "yes",	      "true",	    "none", "mq-deadline",
+	"kyber",     "bfq",	     "nvram",	 "0x",	      "0x1000",	    "0X10",
+};
+
+static const char *const odd_forms[] = {
+	" 12", "12 ", "1\n\n", "+5",   "1e3", "0b101", "0o17", "1.5", "12abc", "  ",  "\t1",
+	"1,2", "1 2", "--1",   "0x-1", "1K1", "1.5G",  "1.1K", "007", "4k\n",  "16M",
+};
+
+static const char *const suffixes[] = { "",  "K", "M",	"G",   "T",  "k", "m", "g",  "t",
+					"P", "E", "KB", "KiB", "iB", "B", "Z", "K ", "KK" };
+
+/* Sizes a device could really have, so power-on paths run often. */
+static const char *const plausible[] = { "4K",	"8K", "64K", "1M",  "4M",     "8M",
+					 "16M", "1G", "1T",  "16T", "131072", "4194304" };
+
+#define PICK(r, a) ((a)[rng_below((r), sizeof(a) / sizeof((a)[0]))])
+
+static void put(struct value *v, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n > sizeof(v->buf) - 2)
+		n = sizeof(v->buf) - 2;
+	memcpy(v->buf, s, n);
+	v->len = n;
+}
+
+static void put_fmt_u64(struct value *v, const char *prefix, uint64_t x, const char *suffix)
+{
+	v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "%s%" PRIu64 "%s", prefix, x, suffix);
+}
+
+void value_make(struct rng *r, struct value *v)
+{
+	unsigned int kind = (unsigned int)rng_below(r, 20);
+	size_t i, n;
+
+	switch (kind) {
+	case 0:
+	case 1:
+		put_fmt_u64(v, "", rng_below(r, 10), "");
+		break;
+	case 2:
+	case 3:
+	case 4:
+		put(v, PICK(r, boundaries));
+		break;
+	case 5:
+	case 6:
+		put_fmt_u64(v, "", 1 + rng_below(r, 4096), PICK(r, suffixes));
+		break;
+	case 7:
+		v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "0x%" PRIx64,
+					  rng_next(r) >> rng_below(r, 64));
+		break;
+	case 8:
+		put_fmt_u64(v, "-", rng_next(r) >> rng_below(r, 64), "");
+		break;
+	case 9:
+		/* any bytes, NUL included: the kernel must not read past them */
+		n = 1 + rng_below(r, 64);
+		for (i = 0; i < n; i++)
+			v->buf[i] = (char)rng_below(r, 256);
+		v->len = n;
+		break;
+	case 10:
+		v->len = rng_below(r, 2);
+		v->buf[0] = '\n';
+		break;
+	case 11:
+		put(v, PICK(r, odd_forms));
+		break;
+	case 12:
+		/* longer than a page: configfs and sysfs cut it at PAGE_SIZE - 1 */
+		n = 100 + rng_below(r, VALUE_MAX - 200);
+		memset(v->buf, rng_below(r, 2) ? '1' : 'A', n);
+		v->len = n;
+		break;
+	case 13:
+	case 14:
+		put(v, PICK(r, words));
+		break;
+	default:
+		put(v, PICK(r, plausible));
+		break;
+	}
+	/* echo adds a newline; write(2) from a program may not */
+	if (rng_below(r, 2) && v->len < sizeof(v->buf) - 1)
+		v->buf[v->len++] = '\n';
+}
+
+void value_describe(const struct value *v, char *out, size_t size)
+{
+	size_t i = 0, o = 0, run;
+
+	if (size < 64) {
+		out[0] = '\0';
+		return;
+	}
+	out[o++] = '"';
+	while (i < v->len && o + 32 < size) {
+		unsigned char c = (unsigned char)v->buf[i];
+
+		for (run = 1; i + run < v->len && v->buf[i + run] == v->buf[i]; run++)
+			;
+		if (run > 8) {
+			o += (size_t)snprintf(out + o, size - o, "%c*%zu",
+					      c >= 32 && c < 127 ? c : '?', run);
+			i += run;
+			continue;
+		}
+		if (c == '\n')
+			o += (size_t)snprintf(out + o, size - o, "\\n");
+		else if (c == '"' || c == '\\')
+			o += (size_t)snprintf(out + o, size - o, "\\%c", c);
+		else if (c < 32 || c >= 127)
+			o += (size_t)snprintf(out + o, size - o, "\\x%02x", c);
+		else
+			out[o++] = (char)c;
+		i++;
+	}
+	if (i < v->len)
+		o += (size_t)snprintf(out + o, size - o, "...");
+	snprintf(out + o, size - o, "\"[%zu]", v->len);
+}
