@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# DESCRIPTION: ramdiskctl(8) and rdbench(1) name every command, option and exit status the tools' --help shows, and nothing the tools lack; groff reads them without warnings
+. "${0%/*}/../lib/common.sh"
+require_cmd groff
+
+man=$RD_TOP/Documentation/man
+ctl=$RD_BIN/ramdiskctl
+rdb=$RD_BIN/rdbench
+if [ ! -x "$ctl" ] || [ ! -x "$rdb" ]; then
+	fail "build the tools first (make userspace-asan)"
+fi
+
+# words PAGE: the page's text as plain words, one per line: \- becomes -,
+# font escapes go
+words() {
+	sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' -e 's/\\e/\\/g' "$1" | tr -s ' \t|[]().,;:' '\n'
+}
+
+# compare WHAT HELP_LIST PAGE_LIST: both sorted, one item per line
+compare() {
+	local missing extra
+	missing=$(comm -23 "$2" "$3" | tr '\n' ' ')
+	extra=$(comm -13 "$2" "$3" | tr '\n' ' ')
+	[ -z "$missing" ] || fail "$1 in --help but not in the man page: $missing"
+	[ -z "$extra" ] || fail "$1 in the man page but not in --help: $extra"
+}
+
+# --- ramdiskctl(8)
+echo "ramdiskctl(8)"
+page=$man/ramdiskctl.8
+"$ctl" --help >"$RD_TMP/help"
+# commands: the help's "  NAME ..." lines; the page's ".B ramdiskctl NAME" synopsis lines
+awk '/^Commands:/ {on = 1; next} on && /^  [a-z]/ && $1 != "help" {print $1} /^DEV is/ {on = 0}' "$RD_TMP/help" |
+	sort -u >"$RD_TMP/help.cmds"
+sed -n 's/^\.B ramdiskctl \([a-z]*\).*/\1/p' "$page" | sort -u >"$RD_TMP/page.cmds"
+[ -s "$RD_TMP/help.cmds" ] || fail "no commands read from ramdiskctl --help"
+compare "ramdiskctl commands" "$RD_TMP/help.cmds" "$RD_TMP/page.cmds"
+# each command has its entry under COMMANDS
+while read -r c; do
+	grep -q "^\.B $c\b" "$page" || fail "ramdiskctl(8) COMMANDS has no entry for $c"
+done <"$RD_TMP/help.cmds"
+# long options: every one the overview or the help of a command shows,
+# and --help, which every command takes
+{
+	echo --help
+	cat "$RD_TMP/help"
+	while read -r c; do
+		"$ctl" help "$c"
+	done <"$RD_TMP/help.cmds"
+} | grep -o -- '--[a-z][a-z-]*' | sort -u >"$RD_TMP/help.opts"
+words "$page" | grep -o -- '^--[a-z][a-z-]*' | sort -u >"$RD_TMP/page.opts"
+compare "ramdiskctl options" "$RD_TMP/help.opts" "$RD_TMP/page.opts"
+# exit statuses: "    N  meaning" in the help; ".B N" or ".TP\n.B N" under EXIT STATUS
+awk '/^Exit status:/ {on = 1; next} on && /^ +[0-9]+  / {print $1} on && /^$/ {on = 0}' "$RD_TMP/help" |
+	sort -u >"$RD_TMP/help.rc"
+awk '/^\.SH EXIT STATUS/ {on = 1; next} /^\.SH/ {on = 0} on && /^\.B [0-9]+$/ {print $2}' "$page" |
+	sort -u >"$RD_TMP/page.rc"
+[ -s "$RD_TMP/help.rc" ] || fail "no exit statuses read from ramdiskctl --help"
+compare "ramdiskctl exit statuses" "$RD_TMP/help.rc" "$RD_TMP/page.rc"
+# profiles: the names profile accepts
+help_profiles=$("$ctl" help profile | sed -n 's/.*profile NAME|DEV \([a-z0-9|-]*\).*/\1/p' | tr '|' '\n' | sort)
+page_profiles=$(sed -n '/^\.B ramdiskctl profile/,/^\.br/p' "$page" | sed -e 's/\\-/-/g' |
+	sed -n 's/^\.BR //p' | tr -s ' |' '\n' | grep . | sort)
+assert_eq "$page_profiles" "$help_profiles" "profile names in ramdiskctl(8)"
+
+# --- rdbench(1)
+echo "rdbench(1)"
+page=$man/rdbench.1
+"$rdb" --help >"$RD_TMP/help"
+sed -n 's/^  rdbench \([a-z]*\).*/\1/p' "$RD_TMP/help" | sort -u >"$RD_TMP/help.cmds"
+sed -n 's/^\.SS \([a-z]*\)$/\1/p' "$page" | sort -u >"$RD_TMP/page.cmds"
+[ -s "$RD_TMP/help.cmds" ] || fail "no commands read from rdbench --help"
+compare "rdbench commands" "$RD_TMP/help.cmds" "$RD_TMP/page.cmds"
+{
+	cat "$RD_TMP/help"
+	while read -r c; do
+		"$rdb" "$c" --help
+	done <"$RD_TMP/help.cmds"
+} | grep -o -- '--[a-z][a-z-]*' | sort -u >"$RD_TMP/help.opts"
+words "$page" | grep -o -- '^--[a-z][a-z-]*' | sort -u >"$RD_TMP/page.opts"
+compare "rdbench options" "$RD_TMP/help.opts" "$RD_TMP/page.opts"
+
+# --- both pages format cleanly
+for p in "$man/ramdiskctl.8" "$man/rdbench.1"; do
+	warnings=$(groff -man -ww -z "$p" 2>&1)
+	[ -z "$warnings" ] || fail "groff warns about ${p##*/}: $warnings"
+done
+
+echo "the check fails on a page that drifted"
+sed '/^\.B ramdiskctl powercut/,/^\.br/d' "$man/ramdiskctl.8" >"$RD_TMP/bad.8"
+sed -n 's/^\.B ramdiskctl \([a-z]*\).*/\1/p' "$RD_TMP/bad.8" | sort -u >"$RD_TMP/bad.cmds"
+"$ctl" --help | awk '/^Commands:/ {on = 1; next} on && /^  [a-z]/ && $1 != "help" {print $1} /^DEV is/ {on = 0}' |
+	sort -u >"$RD_TMP/help.cmds"
+if (compare "x" "$RD_TMP/help.cmds" "$RD_TMP/bad.cmds") >/dev/null 2>&1; then
+	fail "a page without powercut in its synopsis passed"
+fi
+echo "ok"
