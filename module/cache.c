@@ -228,6 +228,31 @@ static void rd_cache_discard(struct rd_store *store, u64 pos, u64 len)
 	mutex_unlock(&c->lock);
 }
 
+/*
+ * Data a read returns: the durable store's runs and the cached pages, so
+ * that a save of a writeback device also copies what is not yet durable.
+ * A cached page is reported whole; the reader joins adjacent runs.
+ */
+static u64 rd_cache_next_extent(struct rd_store *store, u64 pos, u64 *len)
+{
+	struct rd_cache *c = to_cache(store);
+	unsigned long index = pos >> PAGE_SHIFT;
+	u64 durable_start, durable_len, cached_start = RD_STORE_NO_EXTENT;
+
+	mutex_lock(&c->lock);
+	durable_start = c->durable->ops->next_extent(c->durable, pos, &durable_len);
+	if (xa_find(&c->pages, &index, ULONG_MAX, XA_PRESENT))
+		cached_start = (u64)index << PAGE_SHIFT;
+	mutex_unlock(&c->lock);
+
+	if (durable_start <= cached_start) {
+		*len = durable_len;
+		return durable_start;
+	}
+	*len = PAGE_SIZE;
+	return cached_start;
+}
+
 /* The device's teardown destroys the durable store; this frees only the cache. */
 static void rd_cache_store_destroy(struct rd_store *store)
 {
@@ -238,6 +263,7 @@ static const struct rd_store_ops rd_cache_ops = {
 	.read = rd_cache_read,
 	.write = rd_cache_write,
 	.discard = rd_cache_discard,
+	.next_extent = rd_cache_next_extent,
 	.destroy = rd_cache_store_destroy,
 };
 

@@ -1,18 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The module's own ioctl: which ranges of a device hold data, so that a
- * save reads only those instead of the whole device.
+ * save reads only those instead of the whole device. In writeback mode
+ * the ranges are those of the cache's view, durable or not, since a save
+ * copies what a read returns.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/blkdev.h>
 #include <linux/uaccess.h>
 
+#include "cache.h"
 #include "ramdisk.h"
 #include "store.h"
 
 static int rd_ioctl_get_extents(struct rd_device *rd, struct ramdisk_extents __user *uarg)
 {
+	struct rd_store *store = rd->cache ? rd_cache_store(rd->cache) : rd->store;
 	u64 dev_size = get_capacity(rd->disk) << SECTOR_SHIFT;
 	struct ramdisk_extent __user *out;
 	struct ramdisk_extent cur = {};
@@ -28,7 +32,7 @@ static int rd_ioctl_get_extents(struct rd_device *rd, struct ramdisk_extents __u
 	out = u64_to_user_ptr(req.extents);
 	pos = req.start;
 	while (pos < dev_size) {
-		start = rd->store->ops->next_extent(rd->store, pos, &len);
+		start = store->ops->next_extent(store, pos, &len);
 		if (start == RD_STORE_NO_EXTENT || start >= dev_size) {
 			more = false;
 			break;
