@@ -16,7 +16,8 @@ static void field(const char *key, const char *fmt, ...)
 {
 	va_list ap;
 
-	printf("%-16s", key);
+	/* at least one space after a long key */
+	printf("%-15s ", key);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);

@@ -44,7 +44,8 @@ static const struct command commands[] = {
 	  "    the module was loaded go away only with rmmod.\n" },
 	{ "list", cmd_list,
 	  "list [--json]\n"
-	  "    Every device and configuration, one per line.\n"
+	  "    Every device and configuration, one per line, with its cache\n"
+	  "    mode, profile and the bytes not yet durable.\n"
 	  "    -j, --json             a JSON array, sizes in bytes\n" },
 	{ "info", cmd_info,
 	  "info [--json] NAME|DEV\n"
@@ -63,7 +64,8 @@ static const struct command commands[] = {
 	{ "save", cmd_save,
 	  "save DEV FILE\n"
 	  "    Write the ranges of DEV that hold data into the image FILE,\n"
-	  "    with checksums. Keep DEV unwritten while it saves.\n" },
+	  "    with checksums; writes not yet flushed are saved too, and\n"
+	  "    stay un-flushed. Keep DEV unwritten while it saves.\n" },
 	{ "restore", cmd_restore,
 	  "restore FILE DEV\n"
 	  "    Make DEV equal to the image FILE. The whole image is checked\n"
