@@ -237,7 +237,7 @@ static u64 rd_cache_next_extent(struct rd_store *store, u64 pos, u64 *len)
 {
 	struct rd_cache *c = to_cache(store);
 	unsigned long index = pos >> PAGE_SHIFT;
-	u64 durable_start, durable_len, cached_start = RD_STORE_NO_EXTENT;
+	u64 durable_start, durable_len = 0, cached_start = RD_STORE_NO_EXTENT;
 
 	mutex_lock(&c->lock);
 	durable_start = c->durable->ops->next_extent(c->durable, pos, &durable_len);
