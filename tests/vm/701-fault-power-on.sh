@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: fault injection: every allocation of a configfs power-on (page store, throttle, writeback cache, gendisk) fails in turn; power-on fails with ENOMEM, no disk or page is left, the item powers on afterwards
+# DESCRIPTION: fault injection: every allocation of a configfs power-on (page store, throttle, writeback cache, gendisk), and a few in device_add_disk, fail in turn; power-on fails with ENOMEM, no disk or page is left, the item powers on afterwards
 . "${0%/*}/../lib/common.sh"
 . "${0%/*}/lib/fault-inject.sh"
 require_root
@@ -20,42 +20,67 @@ echo 16M >$cfg/f/size
 echo writeback >$cfg/f/cache_mode
 echo 10000 >$cfg/f/write_latency_ns
 on_exit "echo 0 >$cfg/f/power"
-failed=0
-n=0
-while :; do
-	n=$((n + 1))
-	[ $n -le 400 ] || fail "more than 400 fault points in one power-on: the sweep does not end"
-	result=$(fail_nth $n write $cfg/f/power 0 one)
+# power_on_under_fault N: one power-on with the N-th fault point failing;
+# checks what it left and prints the result
+power_on_under_fault() {
+	local result index
+	result=$(fail_nth "$1" write $cfg/f/power 0 one)
 	case $result in
 	"not-reached ok" | "injected ok")
-		# the last step, or a fault the kernel absorbed: a working disk
-		assert_eq "$(cat $cfg/f/power)" 1 "power after fault $n ($result)"
+		# no fault, or one the kernel absorbed: a working disk
+		assert_eq "$(cat $cfg/f/power)" 1 "power after fault $1 ($result)"
 		index=$(cat $cfg/f/index)
 		udevadm settle
-		[ -d /sys/block/ramdisk"$index" ] || fail "fault $n ($result): power is 1 but no disk"
+		[ -d /sys/block/ramdisk"$index" ] || fail "fault $1 ($result): power is 1 but no disk"
 		if [ -b /dev/ramdisk"$index" ]; then
 			head -c 64K /dev/urandom >data.bin
 			dd if=data.bin of=/dev/ramdisk"$index" bs=64K oflag=direct,sync status=none
 			dd if=/dev/ramdisk"$index" of=got.bin bs=64K count=1 iflag=direct status=none
-			cmp got.bin data.bin || fail "fault $n ($result): the disk reads back wrong"
+			cmp got.bin data.bin || fail "fault $1 ($result): the disk reads back wrong"
 		else
 			# devtmpfs gives up on the node when its allocation fails
-			echo "  fault $n: no /dev/ramdisk$index node (the kernel went on without it)"
+			echo "  fault $1: no /dev/ramdisk$index node (the kernel went on without it)" >&2
 		fi
 		echo 0 >$cfg/f/power
-		[ "$result" = "not-reached ok" ] && break
 		;;
 	"injected ENOMEM")
-		failed=$((failed + 1))
-		assert_eq "$(cat $cfg/f/power)" 0 "power after failed power-on $n"
-		assert_eq "$(disks)" "" "disks after failed power-on $n"
+		assert_eq "$(cat $cfg/f/power)" 0 "power after failed power-on $1"
+		assert_eq "$(disks)" "" "disks after failed power-on $1"
 		;;
 	*)
-		fail "fault $n: power-on ended with '$result', want ENOMEM"
+		fail "fault $1: power-on ended with '$result', want ENOMEM"
 		;;
 	esac
-	assert_eq "$(module_pages)" 0 "module pages after fault $n"
+	assert_eq "$(module_pages)" 0 "module pages after fault $1"
+	echo "$result"
+}
+
+# 1. the module's own allocations and those of the gendisk it allocates;
+# device_add_disk's own are the kernel's business (phase 2)
+fault_reject_function device_add_disk
+failed=0
+n=0
+while :; do
+	n=$((n + 1))
+	[ $n -le 300 ] || fail "more than 300 fault points in one power-on: the sweep does not end"
+	result=$(power_on_under_fault $n)
+	echo "fault $n: $result"
+	[ "$result" != "injected ENOMEM" ] || failed=$((failed + 1))
+	[ "$result" != "not-reached ok" ] || break
 done
 [ $failed -gt 0 ] || fail "no injected fault failed a power-on"
-echo "$((n - 1)) fault points, $failed power-ons failed with ENOMEM"
+echo "$((n - 1)) fault points outside device_add_disk, $failed power-ons failed with ENOMEM"
+
+# 2. a failed device_add_disk: the module must undo it. Its first few
+# fault points stand for all: each fails the same call.
+fault_reject_function none
+fault_require_function device_add_disk
+failed=0
+for n in 1 2 3 4 5 6; do
+	result=$(power_on_under_fault $n)
+	echo "fault $n in device_add_disk: $result"
+	[ "$result" != "injected ENOMEM" ] || failed=$((failed + 1))
+	[ "$result" != "not-reached ok" ] || break
+done
+[ $failed -gt 0 ] || fail "no fault in device_add_disk failed a power-on"
 echo ok

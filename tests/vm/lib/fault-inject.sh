@@ -26,15 +26,27 @@ fault_require() {
 	require_cmd python3
 }
 
-# Prints "START END" (hex, no 0x) around the module's code, from kallsyms.
+# Prints "START END" (hex, no 0x) around the module's code, from kallsyms
+# (lines "ADDRESS TYPE NAME [MODULE]"; same-width hex sorts as text).
 fault_module_text() {
 	local first last
-	first=$(awk '$3 ~ /^[tT]$/ && $4 == "[ramdisk]" {print $1}' /proc/kallsyms | sort | head -n 1)
-	last=$(awk '$3 ~ /^[tT]$/ && $4 == "[ramdisk]" {print $1}' /proc/kallsyms | sort | tail -n 1)
+	first=$(awk '$2 ~ /^[tT]$/ && $4 == "[ramdisk]" {print $1}' /proc/kallsyms | sort | head -n 1)
+	last=$(awk '$2 ~ /^[tT]$/ && $4 == "[ramdisk]" {print $1}' /proc/kallsyms | sort | tail -n 1)
 	[ -n "$first" ] || fail "no [ramdisk] code symbols in /proc/kallsyms (module not loaded?)"
 	case $first in 0000000000000000) fail "/proc/kallsyms hides addresses (kptr_restrict)" ;; esac
 	# the last function is shorter than a page: none of the module's is longer
 	printf '%s %x\n' "$first" $((0x$last + 4096))
+}
+
+# Prints "START END" around the kernel function NAME: from its address to
+# the next code symbol's.
+fault_function_text() {
+	local start end
+	start=$(awk -v f="$1" '$2 ~ /^[tT]$/ && $3 == f && NF == 3 {print $1; exit}' /proc/kallsyms)
+	[ -n "$start" ] || fail "no function $1 in /proc/kallsyms"
+	end=$(awk -v s="$start" '$2 ~ /^[tT]$/ && $1 > s {print $1}' /proc/kallsyms | sort | head -n 1)
+	[ -n "$end" ] || fail "no code symbol after $1 in /proc/kallsyms"
+	echo "$start $end"
 }
 
 fault_set() {
@@ -48,6 +60,8 @@ fault_aim_at_module() {
 	local range a
 	range=$(fault_module_text)
 	for a in "${fault_attrs[@]}"; do
+		on_exit "fault_set $a reject-start 0"
+		on_exit "fault_set $a reject-end 0"
 		on_exit "fault_set $a require-start 0"
 		on_exit "fault_set $a require-end 18446744073709551615"
 		on_exit "fault_set $a ignore-gfp-wait $(cat "$fault_debugfs/$a/ignore-gfp-wait")"
@@ -61,6 +75,28 @@ fault_aim_at_module() {
 		fault_set "$a" verbose 1
 	done
 	echo "fault injection aimed at ramdisk code ${range% *}..${range#* }"
+}
+
+# Leaves out the calls made under the kernel function NAME (reject range),
+# or, with "none", leaves out nothing.
+fault_reject_function() {
+	local range=0 a
+	[ "$1" = none ] || range=$(fault_function_text "$1")
+	for a in "${fault_attrs[@]}"; do
+		fault_set "$a" reject-start "0x${range% *}"
+		fault_set "$a" reject-end "0x${range#* }"
+	done
+}
+
+# Aims at the calls made under the kernel function NAME only (when the
+# module calls it, as fault_aim_at_module did first).
+fault_require_function() {
+	local range a
+	range=$(fault_function_text "$1")
+	for a in "${fault_attrs[@]}"; do
+		fault_set "$a" require-start "0x${range% *}"
+		fault_set "$a" require-end "0x${range#* }"
+	done
 }
 
 # fail_nth N write PATH OFFSET DATA | fail_nth N fsync PATH: see
