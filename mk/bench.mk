@@ -25,3 +25,10 @@ bench: bench-build
 
 bench-brd: bench-build
 	@DESTROY_DATA='$(DESTROY_DATA)' $(TOP)/scripts/bench/bench --brd-only $(BENCH_FLAGS)
+
+# make bench-perf [KVERS="6.1 6.12 7"] [REPS=5]
+#                   ramdisk against brd, null_blk (memory_backed=0) and the
+#                   guest's memcpy, the ratios of Documentation/performance.md
+.PHONY: bench-perf
+bench-perf: userspace
+	@$(TOP)/scripts/bench/perf --kernels '$(KVERS)' $(if $(REPS),--reps $(REPS))

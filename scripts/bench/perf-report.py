@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Print the ratios of `make bench-perf` from the perf.tsv files it wrote.
+
+usage: scripts/bench/perf-report.py DIR...   (one DIR per kernel booted)
+
+Each figure is the median over the repeats of one boot; a ratio compares
+medians of the same boot only. Writes DIR/perf.md too. Exit status 1 when
+a figure a ratio needs is missing (a run failed), else 0: whether a
+target is met is reported, not enforced, as this is a benchmark.
+"""
+import csv
+import statistics
+import sys
+from pathlib import Path
+
+# (label, (target, job), (target, job), goal, higher_is_better)
+RATIOS = [
+    ("4k randread QD1 psync vs brd", ("ramdisk", "randread-4k-qd1-psync"),
+     ("brd", "randread-4k-qd1-psync"), 1.15, True),
+    ("4k randwrite QD1 psync vs brd", ("ramdisk", "randwrite-4k-qd1-psync"),
+     ("brd", "randwrite-4k-qd1-psync"), 1.15, True),
+    ("4k randread QD16 io_uring vs brd", ("ramdisk", "randread-4k-qd16-io_uring"),
+     ("brd", "randread-4k-qd16-io_uring"), 1.15, True),
+    ("4k randwrite QD16 io_uring vs brd", ("ramdisk", "randwrite-4k-qd16-io_uring"),
+     ("brd", "randwrite-4k-qd16-io_uring"), 1.15, True),
+    ("4k first-touch writes vs brd", ("ramdisk", "fresh-write-4k"),
+     ("brd", "fresh-write-4k"), 1.3, True),
+    ("1 MiB seq write vs brd", ("ramdisk", "seq-write-1m"), ("brd", "seq-write-1m"), 1.2, True),
+    ("1 MiB seq read vs brd", ("ramdisk", "seq-read-1m"), ("brd", "seq-read-1m"), 1.2, True),
+    ("1 MiB seq write vs memcpy", ("ramdisk", "seq-write-1m"), ("memcpy", "memcpy-1m"), 0.8, True),
+    ("1 MiB seq read vs memcpy", ("ramdisk", "seq-read-1m"), ("memcpy", "memcpy-1m"), 0.8, True),
+    ("4k randread QD1 vs null_blk (no data)", ("ramdisk", "randread-4k-qd1-psync"),
+     ("null_blk", "randread-4k-qd1-psync"), 0.9, True),
+    ("4k randread numjobs=2 vs numjobs=1", ("ramdisk", "randread-4k-numjobs2"),
+     ("ramdisk", "randread-4k-numjobs1"), 1.9, True),
+    ("index bytes per GiB vs brd (lower is better)", ("ramdisk", "index-bytes-per-gib"),
+     ("brd", "index-bytes-per-gib"), 1.0, False),
+]
+
+
+def in_mib(value, unit):
+    return value / 1024 if unit == "KiB/s" else value
+
+
+def load(directory):
+    runs = {}
+    with open(directory / "perf.tsv", newline="") as f:
+        for rep, target, job, value, unit in csv.reader(f, delimiter="\t"):
+            runs.setdefault((target, job), []).append(in_mib(float(value), unit))
+    return {key: statistics.median(values) for key, values in runs.items()}, runs
+
+
+def report(directory):
+    medians, runs = load(directory)
+    reps = max((len(v) for v in runs.values()), default=0)
+    lines = [f"### {directory.name} (median of {reps} runs per figure)", "",
+             "| measure | ramdisk | other | ratio | goal | met |",
+             "|---|---:|---:|---:|---:|---|"]
+    missing = False
+    for label, ours, theirs, goal, higher in RATIOS:
+        if ours not in medians or theirs not in medians or not medians[theirs]:
+            lines.append(f"| {label} | | | missing | {goal} | |")
+            missing = True
+            continue
+        ratio = medians[ours] / medians[theirs]
+        met = ratio >= goal if higher else ratio <= goal
+        lines.append(f"| {label} | {medians[ours]:.0f} | {medians[theirs]:.0f} | "
+                     f"{ratio:.2f}x | {'≥' if higher else '≤'}{goal} | "
+                     f"{'yes' if met else 'no'} |")
+    lines += ["", "Units: IOPS for 4k jobs, MiB/s for 1 MiB jobs and memcpy, bytes for index "
+              "memory. Ratios compare medians measured in the same VM boot.", ""]
+    text = "\n".join(lines)
+    (directory / "perf.md").write_text(text + "\n")
+    print(text)
+    return missing
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    missing = False
+    for arg in argv[1:]:
+        try:
+            missing |= report(Path(arg))
+        except (OSError, ValueError) as e:
+            print(f"perf-report: {arg}: {e}", file=sys.stderr)
+            missing = True
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
