@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: ramdiskctl profile sets the documented figures and refuses unknown names; powercut loses unflushed writes; info shows cache mode and dirty bytes
+# DESCRIPTION: ramdiskctl profile sets the documented figures and refuses unknown names; powercut loses unflushed writes; info and list (table and JSON) show cache mode, profile and durable state: dirty after an unflushed write, clean after a flush or a cut
 . "${0%/*}/../lib/common.sh"
 require_root
-require_cmd udevadm
+require_cmd udevadm jq
 
 cfg=/sys/kernel/config/ramdisk
 ctl=$RD_BIN/ramdiskctl
@@ -33,9 +33,39 @@ dd if="$RD_TMP/data" of="$dev" bs=4096 oflag=direct status=none
 cat "$RD_TMP/info"
 grep -q "^cache_mode: *writeback" "$RD_TMP/info" || fail "info lacks the cache mode"
 grep -q "^dirty_bytes: *4096" "$RD_TMP/info" || fail "info lacks the dirty bytes"
+grep -q "^durable: *no, a power cut loses 4096 bytes" "$RD_TMP/info" || fail "info says the write is durable"
+grep -q "^profile: *none" "$RD_TMP/info" || fail "info lacks the profile"
+
+# list_row: the table row of emu; list_json FIELD: its value in list --json
+list_row() {
+	"$ctl" list | tee "$RD_TMP/list" >&2
+	grep "^$dev " "$RD_TMP/list"
+}
+list_json() {
+	"$ctl" list --json | jq -r ".[] | select(.name == \"emu\") | .$1"
+}
+"$ctl" profile emu ssd >/dev/null || fail "profile ssd"
+[[ $(list_row) =~ \ writeback\ +ssd\ +4\.0K\ +pages$ ]] || fail "list row after an unflushed write"
+assert_eq "$(list_json dirty_bytes)" 4096 "list --json dirty_bytes after an unflushed write"
+assert_eq "$(list_json cache_mode)" writeback "list --json cache_mode"
+assert_eq "$(list_json profile)" ssd "list --json profile"
+"$ctl" profile emu none >/dev/null || fail "profile none"
+
 "$ctl" powercut emu || fail "powercut"
 cmp -s -n 4096 "$RD_TMP/data" "$dev" && fail "an unflushed write survived powercut"
 assert_eq "$(sysfs_stat "${dev#/dev/}" power_cuts)" 1 "power_cuts after powercut"
+[[ $(list_row) =~ \ writeback\ +none\ +0\ +pages$ ]] || fail "list row after a power cut"
+assert_eq "$(list_json dirty_bytes)" 0 "list --json dirty_bytes after a power cut"
+assert_eq "$(list_json power_cuts)" 1 "list --json power_cuts"
+
+# A flush makes the write durable: nothing dirty, and it survives a cut.
+dd if="$RD_TMP/data" of="$dev" bs=4096 oflag=direct status=none
+assert_eq "$(list_json dirty_bytes)" 4096 "list --json dirty_bytes after a second write"
+sync "$dev"
+"$ctl" info emu | grep -q "^durable: *yes" || fail "info after a flush"
+[[ $(list_row) =~ \ writeback\ +none\ +0\ +pages$ ]] || fail "list row after a flush"
+"$ctl" powercut emu || fail "second powercut"
+cmp -s -n 4096 "$RD_TMP/data" "$dev" || fail "a flushed write was lost at powercut"
 echo 0 >$cfg/emu/power
 expect_fail "$ctl" powercut emu
 echo ok
