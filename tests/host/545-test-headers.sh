@@ -6,10 +6,10 @@
 doc=$RD_TOP/Documentation/development.md
 
 # The example in the guide: the block after "A test starts like this:".
-awk '/^A test starts like this:/ {on = 1; next}
+awk '/^A test starts like this/ {on = 1; next}
 	on && /^```/ {if (inblock) exit; inblock = 1; next}
 	inblock {print}' "$doc" >"$RD_TMP/example"
-[ -s "$RD_TMP/example" ] || fail "development.md has no example after 'A test starts like this:'"
+[ -s "$RD_TMP/example" ] || fail "development.md has no example after 'A test starts like this'"
 
 # header FILE: checks FILE's first lines against the example's shape;
 # prints what is wrong, or nothing
