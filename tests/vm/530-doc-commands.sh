@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# DESCRIPTION: every block marked doc-test: vm outside the labs (README, admin guide) runs as shown, each block in a subshell, and leaves nothing behind
+. "${0%/*}/../lib/common.sh"
+require_root
+require_cmd python3 mkfs.ext4 sfdisk blkdiscard udevadm lsblk
+
+docs=$RD_TOP/scripts/doc-commands
+moddir=$(dirname "$RD_MODULE")
+export PATH=$RD_BIN:$PATH
+
+# What a block that fails half-way may leave: a ramdisk mounted anywhere,
+# configfs devices, the module.
+tidy() {
+	local m d
+	awk '$1 ~ "^/dev/ramdisk" {print $2}' /proc/mounts | sort -r | while read -r m; do
+		umount "$m"
+	done
+	for d in /sys/kernel/config/ramdisk/*/; do
+		[ -d "$d" ] || continue
+		echo 0 >"$d/power"
+		rmdir "$d"
+	done
+	unload_module
+}
+on_exit tidy
+tidy >/dev/null 2>&1 || true
+
+# Where a file's examples run: the admin guide's use `insmod ramdisk.ko`
+# from the module's folder; README's run from the top of the checkout.
+folder_of() {
+	case $1 in
+	Documentation/admin-guide.md) echo "$moddir" ;;
+	*) echo "$RD_TOP" ;;
+	esac
+}
+
+files=$("$docs" list | awk -F'\t' '$2 == "vm" {sub(/:[0-9]+$/, "", $1); print $1}' |
+	grep -v '^Documentation/labs/' | sort -u)
+[ -n "$files" ] || fail "no vm blocks outside the labs: scripts/doc-commands list"
+failed=()
+for f in $files; do
+	script=$RD_TMP/$(basename "$f" .md).sh
+	"$docs" script --subshells "$RD_TOP/$f" >"$script"
+	echo "=== $f: $(grep -c '^echo .>>> ' "$script") blocks, in $(folder_of "$f")"
+	if (cd "$(folder_of "$f")" && timeout 300 bash -eo pipefail "$script") >"$RD_TMP/out" 2>&1; then
+		echo "ok"
+	else
+		tail -n 25 "$RD_TMP/out"
+		block=$(grep '^>>> ' "$RD_TMP/out" | tail -n 1)
+		failed+=("$f (${block#>>> })")
+	fi
+	if grep -q '^ramdisk ' /proc/modules || awk '$1 ~ "^/dev/ramdisk"' /proc/mounts | grep -q .; then
+		failed+=("$f left the module or a mount behind")
+	fi
+	tidy >/dev/null 2>&1 || true
+done
+[ ${#failed[@]} = 0 ] || fail "documented commands failed: ${failed[*]}"
