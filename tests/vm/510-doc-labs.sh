@@ -5,15 +5,16 @@
 
 labs=$RD_TOP/Documentation/labs
 docs=$RD_TOP/scripts/doc-commands
-require_cmd python3 mkfs.ext2 mkfs.ext4 mkfs.xfs
+require_cmd python3 mkfs.ext2 mkfs.ext4 mkfs.xfs e2fsck xfs_repair xfs_io udevadm dmsetup blockdev
 
-# What a lab that fails half-way may leave: mounts under /mnt/labN, its
-# configfs devices, the modules, tracing state.
+# What a lab that fails half-way may leave: mounts under /mnt/labN, lab
+# 4's device-mapper device, its configfs devices, the modules, tracing state.
 tidy() {
 	local m d
 	awk '$2 ~ "^/mnt/lab" {print $2}' /proc/mounts | sort -r | while read -r m; do
 		umount "$m"
 	done
+	dmsetup remove lab4fs
 	for d in /sys/kernel/config/ramdisk/*/; do
 		[ -d "$d" ] || continue
 		echo 0 >"$d/power"
@@ -30,7 +31,7 @@ tidy() {
 		echo 0 >$t/events/block/enable
 		echo 0 >$t/options/func_stack_trace
 	fi
-	rm -f /tmp/lab6.data
+	rm -f /tmp/lab4.img /tmp/lab6.data
 }
 on_exit tidy
 
