@@ -74,7 +74,7 @@ for mode in writethrough writeback; do
 	# even when the allocator hands back pages of the removed device.
 	plant_secret cache_mode=$mode
 	dev=$(make_dev fresh 32M cache_mode=$mode)
-	for ((i = 0; i < 256; i++)); do
+	for ((i = 0; i < 64; i++)); do
 		dd if="$RD_TMP/new" of="$dev" bs=512 count=1 seek=$((i * 256 + i % 8)) \
 			oflag=direct status=none
 	done
@@ -103,7 +103,7 @@ for mode in writethrough writeback; do
 	dd if="$RD_TMP/new" of="$dev" bs=4M count=1 oflag=direct,sync status=none 2>"$RD_TMP/err" ||
 		status=$?
 	[ "$status" != 0 ] || fail "$mode: 4 MiB fitted under a 1 MiB mem_limit"
-	for ((i = 0; i < 64; i++)); do
+	for ((i = 0; i < 16; i++)); do
 		dd if="$RD_TMP/new" of="$dev" bs=512 count=1 seek=$((8192 + i * 17)) \
 			oflag=direct,sync status=none 2>/dev/null || true
 	done
