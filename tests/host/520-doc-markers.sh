@@ -48,6 +48,12 @@ got=$("$docs" script "$RD_TMP/ok.md" | grep -v '^#' | grep -v "^echo '>>>")
 assert_eq "$got" "$(printf 'echo "a b"\necho c')" "extracted script"
 assert_eq "$(bash -c "$got")" "$(printf 'a b\nc')" "extracted script's output"
 
+echo "a man page's EXAMPLES: prompted lines are commands, a trailing backslash goes on"
+printf '%s\n' '.TH X 8' '.SH DESCRIPTION' '.nf' '# echo not an example' '.fi' '.SH EXAMPLES' '.nf' \
+	'# echo \-a \e' '    b' 'output' '# echo c' '.fi' '.SH SEE ALSO' >"$RD_TMP/x.8"
+got=$("$docs" script "$RD_TMP/x.8" | grep -v '^#' | grep -v "^echo '>>>")
+assert_eq "$(bash -c "$got")" "$(printf -- '-a b\nc')" "the man page's examples, run"
+
 echo "sudo is dropped where it starts a command; --subshells keeps a cd in its block"
 printf '%b' '<!-- doc-test: vm -->\n```sh\nsudo true && sudo echo x | sudo cat\necho not sudo here\ncd /\n```\n\n<!-- doc-test: vm -->\n```console\n$ sudo pwd\n```\n' >"$RD_TMP/sudo.md"
 got=$("$docs" script "$RD_TMP/sudo.md" | grep -v '^#' | grep -v "^echo '>>>")

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: every block marked doc-test: vm outside the labs (README, admin guide) runs as shown, each block in a subshell, and leaves nothing behind
+# DESCRIPTION: every block marked doc-test: vm outside the labs (README, admin guide) and the EXAMPLES of ramdiskctl(8) run as shown and leave nothing behind
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd python3 mkfs.ext4 sfdisk blkdiscard udevadm lsblk
@@ -55,4 +55,23 @@ for f in $files; do
 	fi
 	tidy >/dev/null 2>&1 || true
 done
+# ramdiskctl(8)'s EXAMPLES start from the module loaded as it loads by
+# default, with ramdisk0; rdbench(1)'s are command lines for directories
+# and devices of the reader's (no "# " prompt), which the script skips.
+page=Documentation/man/ramdiskctl.8
+"$docs" script "$RD_TOP/$page" >"$RD_TMP/man.sh"
+echo "=== $page: $(grep -c '^echo .>>> ' "$RD_TMP/man.sh") commands"
+grep -q '^ramdiskctl ' "$RD_TMP/man.sh" || failed+=("$page: no example commands found")
+load_module
+if (cd "$RD_TOP" && timeout 120 bash -eo pipefail "$RD_TMP/man.sh") >"$RD_TMP/out" 2>&1; then
+	echo "ok"
+else
+	tail -n 25 "$RD_TMP/out"
+	failed+=("$page ($(grep '^>>> ' "$RD_TMP/out" | tail -n 1))")
+fi
+if find /sys/kernel/config/ramdisk -mindepth 1 -maxdepth 1 -type d | grep -q .; then
+	failed+=("$page left a configfs device behind")
+fi
+tidy >/dev/null 2>&1 || true
+
 [ ${#failed[@]} = 0 ] || fail "documented commands failed: ${failed[*]}"
