@@ -78,11 +78,15 @@ wb=$powered
 power_up wt writethrough
 wt=$powered
 udevadm settle
-head -c 64K /dev/urandom | dd of="$wb" bs=64K seek=1 oflag=direct status=none
+# From files, not pipes: dd given a short block from a pipe drops
+# O_DIRECT for it and fsyncs the device, which would flush the cache.
+head -c 64K /dev/urandom >"$RD_TMP/64k"
+head -c 4K /dev/urandom >"$RD_TMP/4k"
+dd if="$RD_TMP/64k" of="$wb" bs=64K seek=1 oflag=direct status=none
 sync "$wb"
 # un-flushed: a run of its own, and 4K over the flushed run
-head -c 64K /dev/urandom | dd of="$wb" bs=64K seek=100 oflag=direct status=none
-head -c 4K /dev/urandom | dd of="$wb" bs=4K seek=17 oflag=direct status=none
+dd if="$RD_TMP/64k" of="$wb" bs=64K seek=100 oflag=direct status=none
+dd if="$RD_TMP/4k" of="$wb" bs=4K seek=17 oflag=direct status=none
 dirty=$(sysfs_stat "$wb" dirty_bytes)
 assert_eq "$dirty" $((68 << 10)) "dirty bytes before the save"
 "$ctl" save "$wb" "$RD_TMP/wb.img"
