@@ -50,10 +50,13 @@ for rw in randread randwrite; do
 	[ "$lat10" -ge 10000000 ] || fail "$rw mean latency $lat10 ns below the 10 ms setting"
 	within "$lat20" 20000000 10 "QD1 $rw latency, ns" $((lat10 - 10000000))
 	if [ $rw = randread ]; then
-		# Eight bios in flight overlap their latencies.
+		# Eight bios in flight overlap their latencies. Served one after
+		# another they could not beat QD1 at all; 3x rather than nearly
+		# 8x leaves room for timers firing late on a loaded emulated
+		# guest (a 6.1 guest on a busy host once reached 4.7x).
 		read -r _ qd8_iops _ <<<"$(run_fio randread 4k 8)"
 		echo "IOPS at QD1 $qd1_iops, at QD8 $qd8_iops"
-		[ "$qd8_iops" -ge $((qd1_iops * 5)) ] ||
+		[ "$qd8_iops" -ge $((qd1_iops * 3)) ] ||
 			fail "QD8 IOPS $qd8_iops do not overlap (QD1 $qd1_iops)"
 	fi
 	echo 0 >$cfg/slow/$attr
