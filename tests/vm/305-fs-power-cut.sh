@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: ext4, xfs and ext2 on a writeback device: a seeded fsync-heavy and metadata-heavy workload, cut off from the device and power cut at a random point; ext4 and xfs check clean with every fsync'd file intact after every cut, ext2 (no journal) needs repairs
 #
-# RD_POWER_CUTS: cuts per file system (default 2; `make stress` asks for
+# RD_POWER_CUTS: cuts per file system (default 1; `make stress` asks for
 # many). RD_SEED: the seed of the first cut (default: random, printed, so
 # a failing run can be replayed with the same workloads, cut points and
 # lost pages).
@@ -21,7 +21,7 @@
 require_root
 require_cmd mkfs.ext4 mkfs.ext2 e2fsck mkfs.xfs xfs_repair xfs_io sha1sum udevadm dmsetup blockdev
 
-cuts=${RD_POWER_CUTS:-2}
+cuts=${RD_POWER_CUTS:-1}
 [[ $cuts =~ ^[1-9][0-9]*$ ]] || fail "RD_POWER_CUTS must be a positive count, not '$cuts'"
 seed=${RD_SEED:-$((($(od -An -N4 -tu4 /dev/urandom) % 1000000) + 1))}
 [[ $seed =~ ^[0-9]+$ ]] || fail "RD_SEED must be a number, not '$seed'"
