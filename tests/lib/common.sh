@@ -104,6 +104,21 @@ sysfs_stat() {
 	cat "/sys/block/$dev/ramdisk/$2"
 }
 
+# NAME SIZE [ATTR=VALUE...]: makes the configfs item NAME with these
+# attributes, powers it on and prints its device node.
+configfs_device() {
+	local item=/sys/kernel/config/ramdisk/$1 size=$2 kv
+	shift 2
+	mkdir "$item"
+	echo "$size" >"$item/size"
+	for kv in "$@"; do
+		echo "${kv#*=}" >"$item/${kv%%=*}"
+	done
+	echo 1 >"$item/power"
+	udevadm settle
+	echo /dev/ramdisk"$(cat "$item/index")"
+}
+
 # The kernel log since this test started (the suite clears it per test).
 kernel_log() {
 	dmesg

@@ -52,16 +52,7 @@ on_exit 'for d in '$cfg'/stress-*/; do [ -d "$d" ] && { echo 0 >"$d/power"; rmdi
 
 # NAME SIZE [ATTR=VALUE...]: a powered configuration; prints its device.
 make_dev() {
-	local name=stress-$1 size=$2 kv
-	shift 2
-	mkdir $cfg/"$name"
-	echo "$size" >$cfg/"$name"/size
-	for kv in "$@"; do
-		echo "${kv#*=}" >$cfg/"$name"/"${kv%%=*}"
-	done
-	echo 1 >$cfg/"$name"/power
-	udevadm settle
-	echo /dev/ramdisk"$(cat $cfg/"$name"/index)"
+	configfs_device "stress-$1" "${@:2}"
 }
 
 # NAME: power off (retried while udev still holds the disk) and rmdir.

@@ -21,19 +21,6 @@ pattern() {
 pattern "$marker" 32 "$RD_TMP/secret"
 pattern NEW-DATA 4 "$RD_TMP/new"
 
-# NAME SIZE [ATTR=VALUE...]: power on a configuration, print its device.
-make_dev() {
-	local name=$1 size=$2 kv
-	shift 2
-	mkdir $cfg/"$name"
-	echo "$size" >$cfg/"$name"/size
-	for kv in "$@"; do
-		echo "${kv#*=}" >$cfg/"$name"/"${kv%%=*}"
-	done
-	echo 1 >$cfg/"$name"/power
-	udevadm settle
-	echo /dev/ramdisk"$(cat $cfg/"$name"/index)"
-}
 drop_dev() {
 	echo 0 >$cfg/"$1"/power
 	rmdir $cfg/"$1"
@@ -44,7 +31,7 @@ on_exit 'for d in '$cfg'/*/; do [ -d "$d" ] && { echo 0 >"$d/power"; rmdir "$d";
 # free again, holding the marker.
 plant_secret() {
 	local dev
-	dev=$(make_dev plant 32M "$@")
+	dev=$(configfs_device plant 32M "$@")
 	dd if="$RD_TMP/secret" of="$dev" bs=1M oflag=direct status=none
 	blockdev --flushbufs "$dev"
 	sync
@@ -61,7 +48,7 @@ no_secret() {
 for mode in writethrough writeback; do
 	echo "--- $mode"
 	# Remove and re-create: the same configuration reads zeros.
-	dev=$(make_dev again 32M cache_mode=$mode)
+	dev=$(configfs_device again 32M cache_mode=$mode)
 	dd if="$RD_TMP/secret" of="$dev" bs=1M oflag=direct status=none
 	echo 0 >$cfg/again/power
 	echo 1 >$cfg/again/power
@@ -73,7 +60,7 @@ for mode in writethrough writeback; do
 	# Sub-page writes into fresh pages: the rest of each page reads zeros
 	# even when the allocator hands back pages of the removed device.
 	plant_secret cache_mode=$mode
-	dev=$(make_dev fresh 32M cache_mode=$mode)
+	dev=$(configfs_device fresh 32M cache_mode=$mode)
 	for ((i = 0; i < 64; i++)); do
 		dd if="$RD_TMP/new" of="$dev" bs=512 count=1 seek=$((i * 256 + i % 8)) \
 			oflag=direct status=none
@@ -98,7 +85,7 @@ for mode in writethrough writeback; do
 	# A write that hits mem_limit: the pages it could not get read zeros,
 	# the ones it got hold only the new data.
 	plant_secret cache_mode=$mode
-	dev=$(make_dev limited 32M cache_mode=$mode mem_limit=1M cache_size=1M)
+	dev=$(configfs_device limited 32M cache_mode=$mode mem_limit=1M cache_size=1M)
 	status=0
 	dd if="$RD_TMP/new" of="$dev" bs=4M count=1 oflag=direct,sync status=none 2>"$RD_TMP/err" ||
 		status=$?
