@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: every block marked doc-test: vm outside the labs (README, admin guide) and the EXAMPLES of ramdiskctl(8) run as shown and leave nothing behind
+# DESCRIPTION: every block marked doc-test: vm outside the labs (README, admin guide) and the EXAMPLES of ramdiskctl(8) and rdbench(1) run as shown and leave nothing behind
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd python3 mkfs.ext4 sfdisk blkdiscard udevadm lsblk
@@ -56,8 +56,7 @@ for f in $files; do
 	tidy >/dev/null 2>&1 || true
 done
 # ramdiskctl(8)'s EXAMPLES start from the module loaded as it loads by
-# default, with ramdisk0; rdbench(1)'s are command lines for directories
-# and devices of the reader's (no "# " prompt), which the script skips.
+# default, with ramdisk0.
 page=Documentation/man/ramdiskctl.8
 "$docs" script "$RD_TOP/$page" >"$RD_TMP/man.sh"
 echo "=== $page: $(grep -c '^echo .>>> ' "$RD_TMP/man.sh") commands"
@@ -72,6 +71,30 @@ fi
 if find /sys/kernel/config/ramdisk -mindepth 1 -maxdepth 1 -type d | grep -q .; then
 	failed+=("$page left a configfs device behind")
 fi
+tidy >/dev/null 2>&1 || true
+
+# rdbench(1)'s EXAMPLES compare tmpfs and /var/tmp with a RAM disk file
+# system on /mnt/rd0, and measure a blank /dev/ramdisk0; rdbench removes
+# what it made.
+page=Documentation/man/rdbench.1
+"$docs" script "$RD_TOP/$page" >"$RD_TMP/man.sh"
+echo "=== $page: $(grep -c '^echo .>>> ' "$RD_TMP/man.sh") commands"
+grep -q '^rdbench ' "$RD_TMP/man.sh" || failed+=("$page: no example commands found")
+load_module nr_devices=2 size=256M
+udevadm settle
+mkfs.ext4 -q /dev/ramdisk1
+mkdir -p /mnt/rd0
+mount /dev/ramdisk1 /mnt/rd0
+if (cd "$RD_TMP" && timeout 300 bash -eo pipefail "$RD_TMP/man.sh") >"$RD_TMP/out" 2>&1; then
+	echo "ok"
+	grep -E '^(ramdisk|tmpfs|disk|/dev/ramdisk0)' "$RD_TMP/out" | head -n 8
+else
+	tail -n 25 "$RD_TMP/out"
+	failed+=("$page ($(grep '^>>> ' "$RD_TMP/out" | tail -n 1))")
+fi
+for left in /dev/shm/rdb /var/tmp/rdb /mnt/rd0/rdb /dev/shm/q /var/tmp/q /var/tmp/bw.data; do
+	[ ! -e "$left" ] || failed+=("$page left $left behind")
+done
 tidy >/dev/null 2>&1 || true
 
 [ ${#failed[@]} = 0 ] || fail "documented commands failed: ${failed[*]}"
