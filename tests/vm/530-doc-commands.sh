@@ -61,7 +61,7 @@ page=Documentation/man/ramdiskctl.8
 "$docs" script "$RD_TOP/$page" >"$RD_TMP/man.sh"
 echo "=== $page: $(grep -c '^echo .>>> ' "$RD_TMP/man.sh") commands"
 grep -q '^ramdiskctl ' "$RD_TMP/man.sh" || failed+=("$page: no example commands found")
-load_module
+load_module nr_devices=1 # the default: one device of 1 GiB
 if (cd "$RD_TOP" && timeout 120 bash -eo pipefail "$RD_TMP/man.sh") >"$RD_TMP/out" 2>&1; then
 	echo "ok"
 else
