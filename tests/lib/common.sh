@@ -105,18 +105,19 @@ sysfs_stat() {
 }
 
 # NAME SIZE [ATTR=VALUE...]: makes the configfs item NAME with these
-# attributes, powers it on and prints its device node.
+# attributes, powers it on and prints its device node; non-zero status at
+# the first step that fails (a command substitution does not stop at one).
 configfs_device() {
-	local item=/sys/kernel/config/ramdisk/$1 size=$2 kv
+	local item=/sys/kernel/config/ramdisk/$1 size=$2 kv index
 	shift 2
-	mkdir "$item"
-	echo "$size" >"$item/size"
+	mkdir "$item" && echo "$size" >"$item/size" || return 1
 	for kv in "$@"; do
-		echo "${kv#*=}" >"$item/${kv%%=*}"
+		echo "${kv#*=}" >"$item/${kv%%=*}" || return 1
 	done
-	echo 1 >"$item/power"
+	echo 1 >"$item/power" || return 1
 	udevadm settle
-	echo /dev/ramdisk"$(cat "$item/index")"
+	index=$(cat "$item/index") || return 1
+	echo /dev/ramdisk"$index"
 }
 
 # The kernel log since this test started (the suite clears it per test).

@@ -31,14 +31,8 @@ cfg=/sys/kernel/config/ramdisk
 mnt=$RD_TMP/mnt
 mkdir -p "$mnt"
 load_module nr_devices=0
-mkdir $cfg/crash
-on_exit "rmdir $cfg/crash"
-echo 320M >$cfg/crash/size
-echo writeback >$cfg/crash/cache_mode
-echo 1 >$cfg/crash/power
-on_exit "echo 0 >$cfg/crash/power"
-udevadm settle
-dev=/dev/ramdisk$(cat $cfg/crash/index)
+on_exit "echo 0 >$cfg/crash/power; rmdir $cfg/crash"
+dev=$(configfs_device crash 320M cache_mode=writeback) || fail "cannot make the writeback device"
 sectors=$(blockdev --getsz "$dev")
 # The file system runs on a device-mapper device over the RAM disk, so that
 # the cut can also cut the file system off (see power_cut_round).

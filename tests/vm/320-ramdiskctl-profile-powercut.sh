@@ -8,14 +8,8 @@ require_cmd udevadm jq
 cfg=/sys/kernel/config/ramdisk
 ctl=$RD_BIN/ramdiskctl
 load_module nr_devices=0
-mkdir $cfg/emu
-on_exit "rmdir $cfg/emu"
-echo 8M >$cfg/emu/size
-echo writeback >$cfg/emu/cache_mode
-echo 1 >$cfg/emu/power
-on_exit "echo 0 >$cfg/emu/power"
-udevadm settle
-dev=/dev/ramdisk$(cat $cfg/emu/index)
+on_exit "echo 0 >$cfg/emu/power; rmdir $cfg/emu"
+dev=$(configfs_device emu 8M cache_mode=writeback) || fail "cannot make the writeback device"
 
 "$ctl" profile emu ssd >"$RD_TMP/out" || fail "profile ssd"
 cat "$RD_TMP/out"
