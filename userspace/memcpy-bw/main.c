@@ -58,7 +58,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint64_t bs = 1 << 20, total = 256 << 20;
+	uint64_t bs = 1 << 20, total = 256 << 20, alloc;
 	double mibs[MAX_RUNS];
 	char *src, *dst, *end;
 	long runs = 5;
@@ -93,8 +93,10 @@ int main(int argc, char **argv)
 	if (bs > total || total % bs)
 		die(2, "--total must be a multiple of --bs");
 
-	src = aligned_alloc(4096, total);
-	dst = aligned_alloc(4096, total);
+	/* C11 wants the size of an aligned_alloc() a multiple of the alignment */
+	alloc = (total + 4095) / 4096 * 4096;
+	src = aligned_alloc(4096, alloc);
+	dst = aligned_alloc(4096, alloc);
 	if (!src || !dst)
 		die(1, "cannot allocate 2 x %llu bytes", (unsigned long long)total);
 	memset(src, 0x5a, total);
