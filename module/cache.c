@@ -166,6 +166,7 @@ static void rd_cache_read(struct rd_store *store, u64 pos, struct page *dst, uns
 	mutex_unlock(&c->lock);
 }
 
+/* rd_submit_bio() refuses REQ_NOWAIT bios of a cached device: nowait is always false here. */
 static int rd_cache_write(struct rd_store *store, u64 pos, struct page *src, unsigned int off,
 			  unsigned int len, bool nowait)
 {
@@ -176,19 +177,12 @@ static int rd_cache_write(struct rd_store *store, u64 pos, struct page *src, uns
 	struct rd_cache_page *cp;
 	int err;
 
-	if (nowait) {
-		if (!mutex_trylock(&c->lock))
-			return -EAGAIN;
-	} else {
-		mutex_lock(&c->lock);
-	}
-	cp = rd_cache_page_get(c, pos >> PAGE_SHIFT, nowait ? GFP_NOWAIT : GFP_NOIO, &err);
+	mutex_lock(&c->lock);
+	cp = rd_cache_page_get(c, pos >> PAGE_SHIFT, GFP_NOIO, &err);
 	if (cp) {
 		memcpy_from_page(page_address(cp->page) + in_page, src, off, len);
 		c->dirty_sectors += nr - rd_dirty_in(cp->dirty, first, first + nr);
 		bitmap_set(cp->dirty, first, nr);
-	} else if (err == -ENOMEM && nowait) {
-		err = -EAGAIN;
 	}
 	mutex_unlock(&c->lock);
 	return err;

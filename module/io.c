@@ -72,9 +72,18 @@ void rd_submit_bio(struct bio *bio)
 	u64 pos = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
 	blk_status_t status = BLK_STS_OK;
 
-	/* writeback mode: data goes through the volatile cache */
-	if (unlikely(rd->cache))
+	/*
+	 * Writeback mode: data goes through the volatile cache. Its mutex and
+	 * the write-back that makes room for a page may sleep, so a caller
+	 * that must not wait is sent to retry from a context that may.
+	 */
+	if (unlikely(rd->cache)) {
+		if (bio->bi_opf & REQ_NOWAIT) {
+			bio_wouldblock_error(bio);
+			return;
+		}
 		store = rd_cache_store(rd->cache);
+	}
 
 	switch (bio_op(bio)) {
 	case REQ_OP_READ:
