@@ -114,8 +114,10 @@ static struct rd_cache_page *rd_cache_page_get(struct rd_cache *c, unsigned long
 {
 	struct rd_cache_page *cp = xa_load(&c->pages, index);
 
-	if (cp)
+	if (cp) {
+		*err = 0;
 		return cp;
+	}
 	if ((unsigned long)atomic_long_read(&c->base.nr_pages) >= c->max_pages) {
 		*err = rd_cache_evict_one(c);
 		if (*err)
