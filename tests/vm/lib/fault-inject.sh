@@ -74,6 +74,13 @@ fault_aim_at_module() {
 		# one line per injected fault, no stack: the serial console is slow
 		fault_set "$a" verbose 1
 	done
+	# fail_page_alloc leaves out order-0 pages unless min-order is 0 (it
+	# defaults to 1), and __GFP_HIGHMEM ones unless told: every page the
+	# module allocates is order 0, so without this none of them would fail
+	on_exit "fault_set fail_page_alloc min-order $(cat "$fault_debugfs/fail_page_alloc/min-order")"
+	on_exit "fault_set fail_page_alloc ignore-gfp-highmem $(cat "$fault_debugfs/fail_page_alloc/ignore-gfp-highmem")"
+	fault_set fail_page_alloc min-order 0
+	fault_set fail_page_alloc ignore-gfp-highmem N
 	echo "fault injection aimed at ramdisk code ${range% *}..${range#* }"
 }
 
@@ -97,6 +104,11 @@ fault_require_function() {
 		fault_set "$a" require-start "0x${range% *}"
 		fault_set "$a" require-end "0x${range#* }"
 	done
+}
+
+# old_or_new GOT OLD NEW: see tests/vm/lib/old-or-new.
+old_or_new() {
+	python3 "$RD_TOP/tests/vm/lib/old-or-new" "$@"
 }
 
 # fail_nth N write PATH OFFSET DATA | fail_nth N fsync PATH: see
