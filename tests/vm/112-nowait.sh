@@ -11,7 +11,8 @@ head -c 64K /dev/urandom >"$RD_TMP/data"
 
 # The block layer refuses RWF_NOWAIT with EOPNOTSUPP on queues without
 # nowait support, so success here means the device advertises it.
-xfs_io -d -f -c "pwrite -N -i $RD_TMP/data 0 64k" -c "pwrite -N -i $RD_TMP/data 1m 64k" $dev \
+# xfs_io applies -N only to pwritev2(), which -V selects.
+xfs_io -d -f -c "pwrite -V 1 -N -i $RD_TMP/data 0 64k" -c "pwrite -V 1 -N -i $RD_TMP/data 1m 64k" $dev \
 	>"$RD_TMP/out" 2>&1 || fail "RWF_NOWAIT write failed: $(cat "$RD_TMP/out")"
 grep -qiE "error|not supported" "$RD_TMP/out" && fail "RWF_NOWAIT write: $(cat "$RD_TMP/out")"
 dd if=$dev of="$RD_TMP/back" bs=64K count=1 iflag=direct status=none
@@ -26,7 +27,9 @@ cfg=/sys/kernel/config/ramdisk
 on_exit "echo 0 >$cfg/nowait-wb/power; rmdir $cfg/nowait-wb"
 wb=$(configfs_device nowait-wb 1M cache_mode=writeback cache_size=8K) ||
 	fail "cannot make a writeback device"
-xfs_io -d -c "pwrite -N -i $RD_TMP/data 0 64k" "$wb" >"$RD_TMP/out" 2>&1
+if xfs_io -d -c "pwrite -V 1 -N -i $RD_TMP/data 0 64k" "$wb" >"$RD_TMP/out" 2>&1; then
+	fail "RWF_NOWAIT write to a writeback device succeeded: $(cat "$RD_TMP/out")"
+fi
 grep -q "Resource temporarily unavailable" "$RD_TMP/out" ||
 	fail "RWF_NOWAIT write to a writeback device was not refused with EAGAIN: $(cat "$RD_TMP/out")"
 assert_eq "$(sysfs_stat "$wb" allocated_pages)" 0 "pages after a refused RWF_NOWAIT write"
