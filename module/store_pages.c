@@ -18,6 +18,7 @@
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
+#include "copy.h"
 #include "store.h"
 
 atomic_long_t rd_store_total_pages = ATOMIC_LONG_INIT(0);
@@ -61,7 +62,7 @@ void rd_pages_read(struct rd_store *store, u64 pos, struct page *dst, unsigned i
 	rcu_read_lock();
 	page = xa_load(&ps->pages, pos >> PAGE_SHIFT);
 	if (page)
-		memcpy_to_page(dst, off, page_address(page) + offset_in_page(pos), len);
+		rd_copy_to_page(dst, off, page_address(page) + offset_in_page(pos), len);
 	else
 		memzero_page(dst, off, len);
 	rcu_read_unlock();
@@ -86,7 +87,7 @@ static struct page *rd_pages_new(struct rd_page_store *ps, unsigned int in_page,
 		memset(addr, 0, in_page);
 		memset(addr + in_page + len, 0, PAGE_SIZE - in_page - len);
 	}
-	memcpy_from_page(addr + in_page, src, off, len);
+	rd_copy_from_page(addr + in_page, src, off, len);
 	return page;
 }
 
@@ -104,7 +105,7 @@ int rd_pages_write(struct rd_store *store, u64 pos, struct page *src, unsigned i
 		rcu_read_lock();
 		page = xa_load(&ps->pages, index);
 		if (likely(page)) {
-			memcpy_from_page(page_address(page) + in_page, src, off, len);
+			rd_copy_from_page(page_address(page) + in_page, src, off, len);
 			rcu_read_unlock();
 			return 0;
 		}
