@@ -26,6 +26,7 @@
 #include <linux/string.h>
 #include <linux/uuid.h>
 
+#include "copy.h"
 #include "ramdisk.h"
 #include "store.h"
 
@@ -76,7 +77,7 @@ static void rd_phys_read(struct rd_store *store, u64 pos, struct page *dst, unsi
 {
 	struct rd_phys_store *ps = to_phys_store(store);
 
-	memcpy_to_page(dst, off, ps->data + pos, len);
+	rd_copy_to_page(dst, off, ps->data + pos, len);
 }
 
 static int rd_phys_write(struct rd_store *store, u64 pos, struct page *src, unsigned int off,
@@ -84,7 +85,7 @@ static int rd_phys_write(struct rd_store *store, u64 pos, struct page *src, unsi
 {
 	struct rd_phys_store *ps = to_phys_store(store);
 
-	memcpy_from_page(ps->data + pos, src, off, len);
+	rd_copy_from_page(ps->data + pos, src, off, len);
 	return 0;
 }
 
