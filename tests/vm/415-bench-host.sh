@@ -26,8 +26,8 @@ status=0
 cat "$RD_TMP/log"
 assert_eq "$status" 0 "bench --host exit status"
 [ ! -d /sys/module/ramdisk ] || fail "bench --host left the module loaded"
-grep -q "host $(hostname)" "$out/meta.json" || fail "meta.json does not say it ran on the host"
-grep -q "$(uname -r) (host)" "$out/meta.json" || fail "meta.json does not name the running kernel"
+grep -qF "host $(hostname)" "$out/meta.json" || fail "meta.json does not say it ran on the host"
+grep -qF "$(uname -r) (host)" "$out/meta.json" || fail "meta.json does not name the running kernel"
 python3 - "$out/results.json" <<'PY' || fail "results.json lacks the host run's figures"
 import json, sys
 res = json.load(open(sys.argv[1]))
