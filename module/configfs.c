@@ -3,6 +3,12 @@
  * Run-time configuration under /sys/kernel/config/ramdisk/: mkdir NAME
  * makes a configuration, `power` turns it into /dev/ramdiskN and back,
  * rmdir drops it. Attributes other than mem_limit are fixed while powered.
+ *
+ * A powered configuration pins its directory, so rmdir gets EBUSY until
+ * `power` is 0 again. configfs decides rmdir before asking the module
+ * (drop_item cannot refuse), and neither checks a capability: without the
+ * pin, root without CAP_SYS_ADMIN could remove a disk by rmdir. This way
+ * the capability-checked power store is the one path that removes a disk.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -16,6 +22,8 @@
 
 #include "ramdisk.h"
 #include "store.h"
+
+static struct configfs_subsystem rd_subsys;
 
 struct rd_cfg {
 	struct config_item item;
@@ -315,15 +323,29 @@ static int rd_cfg_power_on(struct rd_cfg *c)
 	err = rd_config_validate(&c->cfg, who);
 	if (err)
 		return err;
-	dev = rd_dev_create(&c->cfg, who, &c->item);
+	/*
+	 * Pinned before the disk exists: once added, udev may open it, and
+	 * an open disk could not be taken back if pinning failed.
+	 */
+	err = configfs_depend_item_unlocked(&rd_subsys, &c->item);
+	if (err) {
+		pr_warn("%s: the directory is being removed: %d\n", who, err);
+		return err;
+	}
+	dev = rd_dev_create(&c->cfg, who);
 	if (IS_ERR(dev)) {
 		pr_warn("%s: cannot create the device: %ld\n", who, PTR_ERR(dev));
-		return PTR_ERR(dev);
+		err = PTR_ERR(dev);
+		goto unpin;
 	}
 	c->dev = dev;
 	/* a format is done once; the next power-on attaches what is there */
 	c->cfg.format = false;
 	return 0;
+
+unpin:
+	configfs_undepend_item(&c->item);
+	return err;
 }
 
 static int rd_cfg_power_off(struct rd_cfg *c)
@@ -338,6 +360,7 @@ static int rd_cfg_power_off(struct rd_cfg *c)
 		return err;
 	}
 	c->dev = NULL;
+	configfs_undepend_item(&c->item);
 	return 0;
 }
 
@@ -424,18 +447,15 @@ static struct config_item *rd_cfg_make_item(struct config_group *group, const ch
 	return &c->item;
 }
 
-/*
- * configfs refuses rmdir (EBUSY) while the device is open, because every
- * open pins the item; so a powered device reaching here is unused.
- */
+/* A powered item is pinned, so only unpowered ones reach here. */
 static void rd_cfg_drop_item(struct config_group *group, struct config_item *item)
 {
 	struct rd_cfg *c = to_rd_cfg(item);
 
 	mutex_lock(&rd_lock);
-	if (c->dev && rd_cfg_power_off(c))
-		WARN_ONCE(1, "ramdisk: %s: busy device lost its configfs directory\n",
-			  config_item_name(item));
+	if (WARN_ONCE(c->dev, "ramdisk: %s: rmdir of a powered configuration\n",
+		      config_item_name(item)))
+		rd_cfg_power_off(c);
 	mutex_unlock(&rd_lock);
 	config_item_put(item);
 }
@@ -477,16 +497,6 @@ static struct configfs_subsystem rd_subsys = {
 		},
 	},
 };
-
-int rd_configfs_pin(struct config_item *item)
-{
-	return configfs_depend_item_unlocked(&rd_subsys, item);
-}
-
-void rd_configfs_unpin(struct config_item *item)
-{
-	configfs_undepend_item(item);
-}
 
 int rd_configfs_register(void)
 {

@@ -107,18 +107,7 @@ int rd_dev_open(struct gendisk *disk)
 
 	if (READ_ONCE(rd->dying))
 		return -ENXIO;
-	/* An open configfs device pins its directory: rmdir gets EBUSY. */
-	if (rd->cfg_item && rd_configfs_pin(rd->cfg_item))
-		return -ENXIO;
 	return 0;
-}
-
-void rd_dev_release(struct gendisk *disk)
-{
-	struct rd_device *rd = disk->private_data;
-
-	if (rd->cfg_item)
-		rd_configfs_unpin(rd->cfg_item);
 }
 
 /* An open device pins the module (.owner), so rmmod gets EBUSY. */
@@ -126,13 +115,11 @@ static const struct block_device_operations rd_fops = {
 	.owner = THIS_MODULE,
 	.submit_bio = rd_submit_bio,
 	.open = rd_compat_open,
-	.release = rd_compat_release,
 	.ioctl = rd_compat_ioctl,
 	.compat_ioctl = blkdev_compat_ptr_ioctl,
 };
 
-struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name,
-				struct config_item *cfg_item)
+struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name)
 {
 	struct rd_device *rd;
 	struct gendisk *disk;
@@ -142,7 +129,6 @@ struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name,
 	if (!rd)
 		return ERR_PTR(-ENOMEM);
 	strscpy(rd->name, name, sizeof(rd->name));
-	rd->cfg_item = cfg_item;
 
 	rd->index = ida_alloc_max(&rd_index_ida, RAMDISK_MAX_DEVICES - 1, GFP_KERNEL);
 	if (rd->index < 0) {

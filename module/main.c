@@ -201,7 +201,7 @@ static int __init rd_init(void)
 		return err;
 
 	for (i = 0; i < rd_nr_devices; i++) {
-		struct rd_device *rd = rd_dev_create(i ? &cfg : &phys_cfg, "", NULL);
+		struct rd_device *rd = rd_dev_create(i ? &cfg : &phys_cfg, "");
 
 		if (IS_ERR(rd)) {
 			err = PTR_ERR(rd);

@@ -12,7 +12,6 @@
 
 #include "uapi/ramdisk.h"
 
-struct config_item;
 struct rd_cache;
 struct rd_store;
 struct rd_throttle;
@@ -77,8 +76,6 @@ struct rd_device {
 	int index;
 	/* set under disk->open_mutex once removal has begun: opens fail */
 	bool dying;
-	/* the configfs directory while powered from configfs, else NULL */
-	struct config_item *cfg_item;
 	char name[RD_NAME_LEN];
 };
 
@@ -91,14 +88,12 @@ int rd_parse_size(const char *str, u64 *bytes);
 /* dev.c */
 int rd_config_validate(const struct rd_config *cfg, const char *who);
 void rd_config_init_default(struct rd_config *cfg);
-struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name,
-				struct config_item *cfg_item);
+struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name);
 int rd_dev_remove(struct rd_device *rd);
 void rd_dev_set_mem_limit(struct rd_device *rd, u64 bytes);
 void rd_dev_set_throttle(struct rd_device *rd, const struct rd_config *cfg);
 void rd_dev_power_cut(struct rd_device *rd, unsigned int drop_percent, u64 seed);
 int rd_dev_open(struct gendisk *disk);
-void rd_dev_release(struct gendisk *disk);
 int rd_dev_major_register(void);
 void rd_dev_major_unregister(void);
 long rd_total_pages(void);
@@ -115,7 +110,5 @@ extern const struct attribute_group *rd_disk_attr_groups[];
 /* configfs.c */
 int rd_configfs_register(void);
 void rd_configfs_unregister(void);
-int rd_configfs_pin(struct config_item *item);
-void rd_configfs_unpin(struct config_item *item);
 
 #endif /* RAMDISK_INTERNAL_H */

@@ -72,9 +72,13 @@ expect_fail rmdir $cfg/busy
 exec 3<&-
 udevadm settle
 
-# Closed: rmdir powers off first.
+# Closed but powered: rmdir is still refused and the disk stays. Powered
+# off, the directory goes.
+expect_fail rmdir $cfg/busy
+[ -e /sys/block/ramdisk1 ] || fail "ramdisk1 gone after a refused rmdir"
+echo 0 >$cfg/busy/power
 rmdir $cfg/busy
-[ ! -e /sys/block/ramdisk1 ] || fail "ramdisk1 survived rmdir"
+[ ! -e /sys/block/ramdisk1 ] || fail "ramdisk1 survived power-off and rmdir"
 umount "$mnt"
 udevadm settle
 unload_module

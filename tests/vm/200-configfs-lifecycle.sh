@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: configfs mkdir/power/rmdir: defaults, lowest free index, attributes reach the device, re-created devices read zeros
+# DESCRIPTION: configfs mkdir/power/rmdir: defaults, lowest free index, attributes reach the device, re-created devices read zeros, rmdir refused while powered
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd blockdev udevadm
@@ -67,10 +67,20 @@ assert_eq "$(blockdev --getsize64 /dev/ramdisk3)" $((8 << 20)) "new size after p
 echo 1 >$cfg/two/power
 assert_eq "$(cat $cfg/two/index)" 3 "index after writing power=1 twice"
 
-# rmdir of a powered, unused device powers it off.
+# rmdir of a powered device is refused even when nothing holds it open:
+# the disk and its data stay. Powered off, the directory goes.
 udevadm settle
+head -c 64K /dev/urandom >"$RD_TMP/three"
+dd if="$RD_TMP/three" of=/dev/ramdisk4 bs=64K oflag=direct status=none
+if err=$(rmdir $cfg/three 2>&1); then
+	fail "rmdir of a powered device succeeded"
+fi
+grep -q "busy" <<<"$err" || fail "rmdir of a powered device said: $err"
+assert_eq "$(cat $cfg/three/power)" 1 "power after the refused rmdir"
+cmp -n 65536 "$RD_TMP/three" /dev/ramdisk4 || fail "ramdisk4 lost data to the refused rmdir"
+echo 0 >$cfg/three/power
 rmdir $cfg/three
-[ ! -e /sys/block/ramdisk4 ] || fail "ramdisk4 survived rmdir"
+[ ! -e /sys/block/ramdisk4 ] || fail "ramdisk4 survived power-off and rmdir"
 mkdir $cfg/three
 assert_eq "$(cat $cfg/three/power)" 0 "power of a re-made directory"
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: only CAP_SYS_ADMIN creates, powers, cuts or reconfigures (root without it and a plain user are refused, nothing changes); device nodes are 0660 root:disk
+# DESCRIPTION: only CAP_SYS_ADMIN creates, powers, cuts, reconfigures or removes (root without it and a plain user are refused, rmdir of a powered device too; nothing changes); device nodes are 0660 root:disk
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd setpriv blockdev
@@ -114,6 +114,14 @@ grep -q "Operation not permitted" "$RD_TMP/err" || fail "mkdir said: $(cat "$RD_
 as_nobody mkdir $cfg/intruder 2>"$RD_TMP/err" && fail "mkdir as nobody succeeded"
 grep -q "Permission denied" "$RD_TMP/err" || fail "mkdir said: $(cat "$RD_TMP/err")"
 [ ! -e $cfg/intruder ] || fail "a refused mkdir left $cfg/intruder"
+
+# rmdir of a powered device: configfs asks no capability, but a powered
+# directory is pinned, so it is EBUSY without the capability (and with it),
+# EACCES for a plain user; the disk stays (the snapshot below).
+nocap rmdir $cfg/on 2>"$RD_TMP/err" && fail "rmdir of a powered device without CAP_SYS_ADMIN succeeded"
+grep -q "busy" "$RD_TMP/err" || fail "rmdir without CAP_SYS_ADMIN said: $(cat "$RD_TMP/err")"
+as_nobody rmdir $cfg/on 2>"$RD_TMP/err" && fail "rmdir as nobody succeeded"
+grep -q "Permission denied" "$RD_TMP/err" || fail "rmdir as nobody said: $(cat "$RD_TMP/err")"
 
 # Nothing changed: attributes, devices, dirty data, no power cut.
 snapshot >"$RD_TMP/after"

@@ -182,10 +182,12 @@ static void do_mkdir(struct fuzz *f, struct slot *s, uint64_t x1, const struct v
 	}
 }
 
+/* A powered configuration pins its directory: rmdir must refuse it. */
 static void do_rmdir(struct fuzz *f, struct slot *s)
 {
 	char path[512];
 
+	slot_sync(f, s);
 	slot_path(f, s, NULL, path, sizeof(path));
 	if (rmdir(path)) {
 		if (errno != ENOENT && errno != EBUSY)
@@ -193,6 +195,9 @@ static void do_rmdir(struct fuzz *f, struct slot *s)
 		fuzz_log(f, " %s", strerror(errno));
 		return;
 	}
+	if (s->powered)
+		fuzz_report(f, "rmdir %s removed a powered configuration", path);
+	s->powered = false;
 	fuzz_log(f, " removed");
 }
 
