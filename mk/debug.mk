@@ -12,8 +12,11 @@
 debug-kernel:
 	@$(TOP)/scripts/debug-kernel
 
-# The debug kernel boots slowly under TCG: a longer wait for the first
-# command than tests/vm/run's default.
+# The debug kernel boots slowly under TCG and its checks slow every
+# system call: a longer wait for the first command than tests/vm/run's
+# default, and longer timeouts for each test and each boot's tests.
 check-debug: debug-kernel
 	@RD_VM_BOOT_TIMEOUT=$${RD_VM_BOOT_TIMEOUT:-900} KVERS=6.12-debug \
+		RD_TEST_TIMEOUT=$${RD_TEST_TIMEOUT:-3600} \
+		RD_VM_SUITE_TIMEOUT=$${RD_VM_SUITE_TIMEOUT:-21600} \
 		$(TOP)/tests/check --only vm $(if $(TESTS),--tests '$(TESTS)')
