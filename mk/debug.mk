@@ -18,5 +18,6 @@ debug-kernel:
 check-debug: debug-kernel
 	@RD_VM_BOOT_TIMEOUT=$${RD_VM_BOOT_TIMEOUT:-900} KVERS=6.12-debug \
 		RD_TEST_TIMEOUT=$${RD_TEST_TIMEOUT:-3600} \
+		RD_HARNESS_VM_TIMEOUT=$${RD_HARNESS_VM_TIMEOUT:-1800} \
 		RD_VM_SUITE_TIMEOUT=$${RD_VM_SUITE_TIMEOUT:-21600} \
 		$(TOP)/tests/check --only vm $(if $(TESTS),--tests '$(TESTS)')
