@@ -26,5 +26,7 @@ cat "$RD_TMP/out"
 assert_eq "$status" 1 "exit status after a leak"
 grep -q 'vm/run: the kernel log shows kmemleak reports' "$RD_TMP/out" ||
 	fail "the runner did not say that kmemleak found a leak"
-grep -q 'rd_selftest_leak_init' "$RD_TMP/out" ||
+grep -q 'rd_selftest_leak_alloc' "$RD_TMP/out" ||
 	fail "the report does not name the leaking function"
+grep -q 'deliberate leak' "$RD_TMP/out" ||
+	fail "the report's hex dump does not show the leaked object's text"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Loaded only by the harness's own test: a module whose load leaks one
- * allocation, which the VM runner must turn into a failed run on a kernel
+ * Loaded only by the harness's own test: a module whose load leaks a few
+ * allocations, which the VM runner must turn into a failed run on a kernel
  * with kmemleak.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -12,16 +12,45 @@
 
 static const char rd_selftest_leak_mark[] = "deliberate leak from the harness self-test";
 
+/*
+ * Where each pointer escapes, so that the compiler must keep the copy of
+ * the mark; it is cleared at once, which leaves the object unreferenced.
+ */
+static void *rd_selftest_leak_last;
+
+/*
+ * Several objects: a stale copy of the last pointer may survive in a
+ * freed stack that the kernel keeps cached, where kmemleak still finds it;
+ * the earlier ones are overwritten by their successors.
+ */
+#define RD_SELFTEST_LEAK_OBJECTS 4
+
+/*
+ * Not __init: the init section is freed once the module is loaded, and
+ * kmemleak's backtrace could then name no function, only an address.
+ */
+static noinline int rd_selftest_leak_alloc(void)
+{
+	int i;
+
+	for (i = 0; i < RD_SELFTEST_LEAK_OBJECTS; i++) {
+		char *lost = kmalloc(sizeof(rd_selftest_leak_mark), GFP_KERNEL);
+
+		if (!lost)
+			return -ENOMEM;
+		/* recognisable in kmemleak's hex dump */
+		memcpy(lost, rd_selftest_leak_mark, sizeof(rd_selftest_leak_mark));
+		WRITE_ONCE(rd_selftest_leak_last, lost);
+		WRITE_ONCE(rd_selftest_leak_last, NULL);
+	}
+	pr_info("leaked %d objects of %zu bytes on purpose\n", RD_SELFTEST_LEAK_OBJECTS,
+		sizeof(rd_selftest_leak_mark));
+	return 0;
+}
+
 static int __init rd_selftest_leak_init(void)
 {
-	char *lost = kmalloc(sizeof(rd_selftest_leak_mark), GFP_KERNEL);
-
-	if (!lost)
-		return -ENOMEM;
-	/* recognisable in kmemleak's hex dump; the pointer is dropped here */
-	memcpy(lost, rd_selftest_leak_mark, sizeof(rd_selftest_leak_mark));
-	pr_info("leaked %zu bytes on purpose\n", sizeof(rd_selftest_leak_mark));
-	return 0;
+	return rd_selftest_leak_alloc();
 }
 
 static void __exit rd_selftest_leak_exit(void)
