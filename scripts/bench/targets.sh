@@ -143,8 +143,15 @@ target_up_zram() {
 		modprobe zram num_devices=1 || return 1
 	fi
 	[ -e /sys/block/zram0 ] || { echo "bench: no zram0" >&2; return 1; }
-	echo 1 >/sys/block/zram0/reset &&
-		echo $((mib << 20)) >/sys/block/zram0/disksize || return 1
+	# reset refuses while anybody has the device open, and udev probes it
+	# after every change: wait for that rather than fail
+	local tries=0
+	until echo 1 2>/dev/null >/sys/block/zram0/reset; do
+		((++tries < 50)) || { echo "bench: zram0 stays busy, reset refused" >&2; return 1; }
+		udevadm settle 2>/dev/null
+		sleep 0.2
+	done
+	echo $((mib << 20)) >/sys/block/zram0/disksize || return 1
 	TARGET_DEV=/dev/zram0
 	TARGET_BLOCK=1
 	wait_for_block "$TARGET_DEV"
