@@ -48,7 +48,9 @@ kernel_log | grep -q 'refusing to attach' || fail "no dmesg line for a mismatche
 assert_eq "$(header_sum)" "$before" "header after a mismatched attach"
 
 # A corrupted header fails its checksum: refused, the range untouched.
-printf 'X' | dd of=/dev/mem bs=1 seek=$((phys + 40)) conv=notrunc 2>/dev/null
+printf 'X' | dd of=/dev/mem bs=1 seek=$((phys + 40)) conv=notrunc status=none ||
+	fail "cannot write the header through /dev/mem"
+[ "$(header_sum)" != "$before" ] || fail "the write through /dev/mem did not change the header"
 before=$(header_sum)
 expect_fail insmod "$RD_MODULE" phys_addr=$phys phys_size=64M
 kernel_log | grep -q 'fails its checksum' || fail "no dmesg line for a corrupted header"
