@@ -19,9 +19,10 @@ static const char rd_selftest_leak_mark[] = "deliberate leak from the harness se
 static void *rd_selftest_leak_last;
 
 /*
- * Several objects: a stale copy of the last pointer may survive in a
- * freed stack that the kernel keeps cached, where kmemleak still finds it;
- * the earlier ones are overwritten by their successors.
+ * Several objects: on 6.12-debug one leaked object once went unreported,
+ * likely because a stale copy of its pointer survived somewhere kmemleak
+ * scans (a cached stack, a register spill). Each later pointer overwrites
+ * the slot of the one before, so most of them cannot be found that way.
  */
 #define RD_SELFTEST_LEAK_OBJECTS 4
 
