@@ -119,7 +119,7 @@ deps:
 shell: userspace
 	@kver='$(KVER_FULL)'; [ -n "$$kver" ] || exit 1; \
 	$(TOP)/scripts/build-module $$kver && \
-	$(TOP)/tests/vm/run --kernel $$kver --shell
+	$(TOP)/tests/vm/run --kernel $$kver $(if $(CPUS),--cpus $(CPUS)) --shell
 
 # Until `make bench` lands, the main job: a device made, used and shown in
 # the guest.
@@ -143,7 +143,7 @@ help:
 	@echo '  make check-vm       VM tests only (KVERS=6.12 TESTS="101 102")'
 	@echo '  make deps           install every package and kernel the build and tests need'
 	@echo '  make demo           boot a guest, make a device, mkfs, mount and show it'
-	@echo '  make shell          an interactive guest shell with the module loaded'
+	@echo '  make shell          an interactive guest shell with the module loaded (CPUS=1: one vCPU)'
 	@echo '  make bench          the comparison with brd, null_blk, zram, tmpfs, a disk (QUICK=1, HOST=1 DISK=)'
 	@echo '  make bench-brd      ramdisk against brd only: 4k QD1/QD16, 1 MiB, first-touch writes'
 	@echo '  make bench-perf     ramdisk against brd, null_blk and memcpy: issue 10 ratios (KVERS=, REPS=)'
