@@ -1,15 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Data copies between bio pages and the backing store.
- *
- * A whole, aligned page goes through copy_page(), the architecture's own
- * page copier, rather than memcpy(): memcpy() is tuned for short and odd
- * sizes, and on x86 without FSRM it is an unrolled register loop (or, on
- * older kernels with ERMS, "rep movsb"), while copy_page() is "rep movsq"
- * wherever the CPU says string moves are fast. Under QEMU's TCG, where
- * every string-move iteration is emulated, that is several times the
- * bandwidth (Documentation/performance.md); on hardware it is the copy
- * the kernel itself uses for pages.
+ * Data copies between bio pages and the backing store. A whole, aligned
+ * page goes through the routine copy.c chose at load: memcpy() or the
+ * architecture's copy_page().
  */
 #ifndef RAMDISK_COPY_H
 #define RAMDISK_COPY_H
@@ -18,6 +11,11 @@
 #include <linux/mm.h>
 #include <linux/string.h>
 
+/* set once by rd_copy_select() before any device exists */
+extern bool rd_copy_whole_pages_with_copy_page;
+
+void rd_copy_select(void);
+
 static inline bool rd_copy_is_whole_page(const void *a, const void *b, unsigned int len)
 {
 	return len == PAGE_SIZE && !(((unsigned long)a | (unsigned long)b) & ~PAGE_MASK);
@@ -25,7 +23,7 @@ static inline bool rd_copy_is_whole_page(const void *a, const void *b, unsigned 
 
 static inline void rd_copy_bytes(void *dst, const void *src, unsigned int len)
 {
-	if (rd_copy_is_whole_page(dst, src, len))
+	if (rd_copy_whole_pages_with_copy_page && rd_copy_is_whole_page(dst, src, len))
 		copy_page(dst, (void *)src);
 	else
 		memcpy(dst, src, len);

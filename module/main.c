@@ -12,6 +12,7 @@
 #include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
 
+#include "copy.h"
 #include "ramdisk.h"
 #include "store.h"
 
@@ -196,6 +197,7 @@ static int __init rd_init(void)
 		if (err)
 			return err;
 	}
+	rd_copy_select();
 	err = rd_dev_major_register();
 	if (err)
 		return err;

@@ -94,21 +94,26 @@ def doc_value(cell):
 
 
 # --- module parameters
-main = src["main.c"]
+# Most live in main.c; a parameter that belongs to one part of the module
+# (copy.c's) lives there. Each one's variable is in its own file.
 params = {}
-for m in re.finditer(r"module_param_cb\((\w+), &\w+, (?:&(\w+)|NULL)", main):
-    params[m.group(1)] = m.group(2)
-for m in re.finditer(r"module_param_named\((\w+), (\w+),", main):
-    params[m.group(1)] = m.group(2)
+param_file = {}
+for fname, text in src.items():
+    for m in re.finditer(r"module_param_cb\((\w+), &\w+, (?:&(\w+)|NULL)", text):
+        params[m.group(1)] = m.group(2)
+        param_file[m.group(1)] = fname
+    for m in re.finditer(r"module_param_named\((\w+), (\w+),", text):
+        params[m.group(1)] = m.group(2)
+        param_file[m.group(1)] = fname
 rows = table(section("Module parameters"))
 doc_params = {name(r[0]): r for r in rows}
 compare("module parameter", [n for n in doc_params if n], params)
 for pname, var in params.items():
     if pname not in doc_params or not var:
         continue
-    m = re.search(r"^static [\w ]+? \*?" + var + r"(?: = ([^;]+))?;", main, re.M)
+    m = re.search(r"^static [\w ]+? \*?" + var + r"(?: = ([^;]+))?;", src[param_file[pname]], re.M)
     if not m:
-        errors.append(f"module parameter {pname}: no variable {var} in main.c")
+        errors.append(f"module parameter {pname}: no variable {var} in {param_file[pname]}")
         continue
     want = value(m.group(1)) if m.group(1) else 0
     got = doc_value(doc_params[pname][1])
