@@ -7,7 +7,7 @@
  * its own memcpy(): 6.1 uses "rep movsb" on CPUs with ERMS, later kernels
  * only with FSRM and otherwise an unrolled register loop; copy_page() is
  * "rep movsq" where string moves are fast. Under QEMU's TCG those differ by
- * up to four times, in opposite directions on 6.1 and on 6.12 and later
+ * several times, in opposite directions on 6.1 and on 6.12 and later
  * (Documentation/performance.md), and on hardware the CPU decides. So the
  * module measures, as the kernel's RAID code does for its algorithms.
  */
