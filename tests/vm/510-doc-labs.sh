@@ -4,7 +4,7 @@
 # VMOPTS: --cpus 1
 # One vCPU: lab 2 switches ftrace tracers, which rewrites kernel code while
 # it runs, and under QEMU's multi-threaded TCG with two vCPUs that wedged the
-# guest in 3 runs of 13 (a soft lockup in the cross-CPU call that the
+# guest in 3 runs of 14 (a soft lockup in the cross-CPU call that the
 # patching waits on), CI's among them. With one vCPU, 40 runs in a row
 # passed (Documentation/labs/02-tracing-the-io-path.md).
 . "${0%/*}/../lib/common.sh"
