@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The routine that copies whole pages between bios and the store, chosen
- * once at load time by timing the candidates on this machine.
+ * once at load time by timing both on this machine.
  *
- * None of them wins everywhere. Each kernel patches in its own memcpy():
- * 6.1 uses "rep movsb" on CPUs with ERMS, later kernels only with FSRM and
- * otherwise an unrolled register loop; copy_page() is "rep movsq" where
- * string moves are fast; an AVX copy moves 32 bytes per instruction but
- * must save the user's vector state. Under QEMU's TCG those differ by
- * several times, in different orders on 6.1 and on 6.12 and later
+ * Neither memcpy() nor copy_page() wins everywhere. Each kernel patches in
+ * its own memcpy(): 6.1 uses "rep movsb" on CPUs with ERMS, later kernels
+ * only with FSRM and otherwise an unrolled register loop; copy_page() is
+ * "rep movsq" where string moves are fast. Under QEMU's TCG those differ by
+ * several times, in opposite directions on 6.1 and on 6.12 and later
  * (Documentation/performance.md), and on hardware the CPU decides. So the
  * module measures, as the kernel's RAID code does for its algorithms.
  */
@@ -26,18 +25,16 @@
 
 #include "copy.h"
 
-/* what copy= asked for: a routine, or RD_COPY_AUTO to time them all */
-#define RD_COPY_AUTO RD_COPY_NR_ROUTINES
+enum rd_copy_request { RD_COPY_AUTO, RD_COPY_MEMCPY, RD_COPY_PAGE };
 
 static const char *const rd_copy_names[] = {
+	[RD_COPY_AUTO] = "auto",
 	[RD_COPY_MEMCPY] = "memcpy",
 	[RD_COPY_PAGE] = "copy_page",
-	[RD_COPY_AVX] = "avx",
-	[RD_COPY_AUTO] = "auto",
 };
 
 static int rd_copy_request = RD_COPY_AUTO;
-enum rd_copy_routine rd_copy_whole_page_routine __read_mostly;
+bool rd_copy_whole_pages_with_copy_page __read_mostly;
 
 /* Pages copied per timed batch, and batches per routine (the fastest counts). */
 #define RD_COPY_BATCH_PAGES 64
@@ -48,7 +45,7 @@ static int rd_copy_param_set(const char *val, const struct kernel_param *kp)
 	int i = sysfs_match_string(rd_copy_names, val);
 
 	if (i < 0) {
-		pr_warn("copy '%s' is not auto, memcpy, copy_page or avx\n", val);
+		pr_warn("copy '%s' is not auto, memcpy or copy_page\n", val);
 		return -EINVAL;
 	}
 	rd_copy_request = i;
@@ -58,7 +55,8 @@ static int rd_copy_param_set(const char *val, const struct kernel_param *kp)
 /* Reads back the routine in use, which "auto" resolves at load. */
 static int rd_copy_param_get(char *buffer, const struct kernel_param *kp)
 {
-	return scnprintf(buffer, PAGE_SIZE, "%s\n", rd_copy_names[rd_copy_whole_page_routine]);
+	return scnprintf(buffer, PAGE_SIZE, "%s\n",
+			 rd_copy_whole_pages_with_copy_page ? "copy_page" : "memcpy");
 }
 
 static const struct kernel_param_ops rd_copy_param_ops = {
@@ -66,15 +64,15 @@ static const struct kernel_param_ops rd_copy_param_ops = {
 	.get = rd_copy_param_get,
 };
 module_param_cb(copy, &rd_copy_param_ops, NULL, 0444);
-MODULE_PARM_DESC(copy, "Whole-page copy routine: auto (timed at load), memcpy, copy_page or avx");
+MODULE_PARM_DESC(copy, "Whole-page copy routine: auto (timed at load), memcpy or copy_page");
 
 /* The fastest of RD_COPY_BATCHES batches through the data path's own copy. */
-static u64 rd_copy_time(void *dst, void *src, enum rd_copy_routine routine)
+static u64 rd_copy_time(void *dst, void *src, bool with_copy_page)
 {
 	u64 best = U64_MAX;
 	unsigned int b, i;
 
-	WRITE_ONCE(rd_copy_whole_page_routine, routine);
+	WRITE_ONCE(rd_copy_whole_pages_with_copy_page, with_copy_page);
 	for (b = 0; b < RD_COPY_BATCHES; b++) {
 		unsigned int len = PAGE_SIZE;
 		u64 start;
@@ -92,41 +90,28 @@ static u64 rd_copy_time(void *dst, void *src, enum rd_copy_routine routine)
 	return best;
 }
 
-int rd_copy_select(void)
+void rd_copy_select(void)
 {
-	u64 ns[RD_COPY_NR_ROUTINES];
-	enum rd_copy_routine r, best = RD_COPY_MEMCPY;
-	enum rd_copy_routine last = rd_copy_avx_usable() ? RD_COPY_AVX : RD_COPY_PAGE;
-	char timings[96];
 	struct page *pages;
-	int used = 0;
+	u64 memcpy_ns, copy_page_ns;
 	void *src;
 
-	if (rd_copy_request == RD_COPY_AVX && !rd_copy_avx_usable()) {
-		pr_warn("copy avx: this CPU or kernel has no AVX state to use\n");
-		return -EINVAL;
-	}
 	if (rd_copy_request != RD_COPY_AUTO) {
-		rd_copy_whole_page_routine = rd_copy_request;
-		return 0;
+		rd_copy_whole_pages_with_copy_page = rd_copy_request == RD_COPY_PAGE;
+		return;
 	}
 	/* without two pages to time with, memcpy() is never wrong */
-	rd_copy_whole_page_routine = RD_COPY_MEMCPY;
+	rd_copy_whole_pages_with_copy_page = false;
 	pages = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 1);
 	if (!pages)
-		return 0;
+		return;
 	src = page_address(pages);
 	memset(src, 0x5a, PAGE_SIZE);
-	for (r = RD_COPY_MEMCPY; r <= last; r++) {
-		ns[r] = rd_copy_time(src + PAGE_SIZE, src, r);
-		if (ns[r] < ns[best])
-			best = r;
-		used += scnprintf(timings + used, sizeof(timings) - used, "%s%s %llu ns",
-				  r ? ", " : "", rd_copy_names[r], ns[r]);
-	}
+	memcpy_ns = rd_copy_time(src + PAGE_SIZE, src, false);
+	copy_page_ns = rd_copy_time(src + PAGE_SIZE, src, true);
 	__free_pages(pages, 1);
-	WRITE_ONCE(rd_copy_whole_page_routine, best);
-	pr_info("whole pages copied with %s (%u pages: %s)\n", rd_copy_names[best],
-		RD_COPY_BATCH_PAGES, timings);
-	return 0;
+	WRITE_ONCE(rd_copy_whole_pages_with_copy_page, copy_page_ns < memcpy_ns);
+	pr_info("whole pages copied with %s (%u pages: memcpy %llu ns, copy_page %llu ns)\n",
+		rd_copy_whole_pages_with_copy_page ? "copy_page" : "memcpy", RD_COPY_BATCH_PAGES,
+		memcpy_ns, copy_page_ns);
 }

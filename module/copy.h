@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Data copies between bio pages and the backing store. A whole, aligned
- * page goes through the routine copy.c chose at load: memcpy(), the
- * architecture's copy_page(), or (x86-64) an AVX register copy.
+ * page goes through the routine copy.c chose at load: memcpy() or the
+ * architecture's copy_page().
  */
 #ifndef RAMDISK_COPY_H
 #define RAMDISK_COPY_H
@@ -11,27 +11,10 @@
 #include <linux/mm.h>
 #include <linux/string.h>
 
-enum rd_copy_routine { RD_COPY_MEMCPY, RD_COPY_PAGE, RD_COPY_AVX, RD_COPY_NR_ROUTINES };
-
 /* set once by rd_copy_select() before any device exists */
-extern enum rd_copy_routine rd_copy_whole_page_routine;
+extern bool rd_copy_whole_pages_with_copy_page;
 
-int rd_copy_select(void);
-
-#ifdef CONFIG_X86_64
-bool rd_copy_avx_usable(void);
-bool rd_copy_page_avx(void *dst, const void *src);
-#else
-static inline bool rd_copy_avx_usable(void)
-{
-	return false;
-}
-
-static inline bool rd_copy_page_avx(void *dst, const void *src)
-{
-	return false;
-}
-#endif
+void rd_copy_select(void);
 
 static inline bool rd_copy_is_whole_page(const void *a, const void *b, unsigned int len)
 {
@@ -40,18 +23,10 @@ static inline bool rd_copy_is_whole_page(const void *a, const void *b, unsigned 
 
 static inline void rd_copy_bytes(void *dst, const void *src, unsigned int len)
 {
-	enum rd_copy_routine routine = rd_copy_whole_page_routine;
-
-	if (routine != RD_COPY_MEMCPY && rd_copy_is_whole_page(dst, src, len)) {
-		if (routine == RD_COPY_PAGE) {
-			copy_page(dst, (void *)src);
-			return;
-		}
-		/* in a context where vector registers are off limits, memcpy() */
-		if (rd_copy_page_avx(dst, src))
-			return;
-	}
-	memcpy(dst, src, len);
+	if (rd_copy_whole_pages_with_copy_page && rd_copy_is_whole_page(dst, src, len))
+		copy_page(dst, (void *)src);
+	else
+		memcpy(dst, src, len);
 }
 
 /* store -> bio page; off + len lies within the page */

@@ -197,9 +197,7 @@ static int __init rd_init(void)
 		if (err)
 			return err;
 	}
-	err = rd_copy_select();
-	if (err)
-		return err;
+	rd_copy_select();
 	err = rd_dev_major_register();
 	if (err)
 		return err;
