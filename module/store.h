@@ -14,6 +14,7 @@
 #include <linux/limits.h>
 #include <linux/types.h>
 
+struct bio;
 struct page;
 struct rd_config;
 struct rd_store;
@@ -26,6 +27,11 @@ struct rd_store_ops {
 	/* copy len bytes at byte offset pos of the device into page+off */
 	void (*read)(struct rd_store *store, u64 pos, struct page *page, unsigned int off,
 		     unsigned int len);
+	/*
+	 * optional: the whole of a read or write bio, where a store does
+	 * better than page by page; returns as write does
+	 */
+	int (*rw_bio)(struct rd_store *store, struct bio *bio);
 	/*
 	 * copy page+off into the device; 0, -ENOSPC (mem_limit), -ENOMEM
 	 * (allocation failed) or -EAGAIN (nowait and memory is needed)
@@ -66,6 +72,7 @@ int rd_store_phys_describe(const struct rd_store *store, char *buf, size_t len);
  */
 void rd_pages_read(struct rd_store *store, u64 pos, struct page *dst, unsigned int off,
 		   unsigned int len);
+int rd_pages_rw_bio(struct rd_store *store, struct bio *bio);
 int rd_pages_write(struct rd_store *store, u64 pos, struct page *src, unsigned int off,
 		   unsigned int len, bool nowait);
 

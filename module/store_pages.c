@@ -10,6 +10,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bio.h>
 #include <linux/gfp.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
@@ -69,6 +70,29 @@ void rd_pages_read(struct rd_store *store, u64 pos, struct page *dst, unsigned i
 }
 
 /*
+ * The next page of a multi-page bio, from where the walk stands. The
+ * device's next page is usually the next slot of the same xarray node,
+ * which xas_next() steps to without descending from the root again.
+ */
+static struct page *rd_pages_lookup_next(struct xa_state *xas, pgoff_t index)
+{
+	void *entry;
+
+	if (index == xas->xa_index + 1 && !xas_not_node(xas->xa_node)) {
+		entry = xas_next(xas);
+	} else {
+		xas_set(xas, index);
+		entry = xas_load(xas);
+	}
+	/* the walk met a node being freed: start again from the root */
+	while (xa_is_retry(entry)) {
+		xas_reset(xas);
+		entry = xas_load(xas);
+	}
+	return entry;
+}
+
+/*
  * A new page holds its data before it is published, so no reader can see
  * it half written or stale: a write that covers the whole page needs no
  * zeroing, a partial one zeroes only the bytes around it.
@@ -91,42 +115,32 @@ static struct page *rd_pages_new(struct rd_page_store *ps, unsigned int in_page,
 	return page;
 }
 
-int rd_pages_write(struct rd_store *store, u64 pos, struct page *src, unsigned int off,
-		   unsigned int len, bool nowait)
+/*
+ * Publishes a new page holding the write at pos; -EEXIST when another
+ * writer published that page first, and the write must go into theirs.
+ */
+static int rd_pages_insert(struct rd_page_store *ps, u64 pos, struct page *src, unsigned int off,
+			   unsigned int len, bool nowait)
 {
-	struct rd_page_store *ps = to_page_store(store);
 	/* GFP_NOIO: reclaim must not recurse into block or fs I/O */
 	gfp_t gfp = nowait ? GFP_NOWAIT : GFP_NOIO;
-	pgoff_t index = pos >> PAGE_SHIFT;
-	unsigned int in_page = offset_in_page(pos);
 	struct page *page, *old;
 
-	for (;;) {
-		rcu_read_lock();
-		page = xa_load(&ps->pages, index);
-		if (likely(page)) {
-			rd_copy_from_page(page_address(page) + in_page, src, off, len);
-			rcu_read_unlock();
-			return 0;
-		}
-		rcu_read_unlock();
-
-		if (!rd_pages_charge(ps)) {
-			atomic_long_inc(&ps->base.alloc_failures);
-			return -ENOSPC;
-		}
-		page = rd_pages_new(ps, in_page, src, off, len, gfp);
-		if (!page)
-			goto out_uncharge;
-		old = xa_cmpxchg(&ps->pages, index, NULL, page, gfp);
-		if (likely(!old))
-			return 0;
-		__free_page(page);
-		if (xa_is_err(old))
-			goto out_uncharge;
-		/* another writer published this page first: write into theirs */
-		rd_pages_uncharge(ps, 1);
+	if (!rd_pages_charge(ps)) {
+		atomic_long_inc(&ps->base.alloc_failures);
+		return -ENOSPC;
 	}
+	page = rd_pages_new(ps, offset_in_page(pos), src, off, len, gfp);
+	if (!page)
+		goto out_uncharge;
+	old = xa_cmpxchg(&ps->pages, pos >> PAGE_SHIFT, NULL, page, gfp);
+	if (likely(!old))
+		return 0;
+	__free_page(page);
+	if (xa_is_err(old))
+		goto out_uncharge;
+	rd_pages_uncharge(ps, 1);
+	return -EEXIST;
 
 out_uncharge:
 	rd_pages_uncharge(ps, 1);
@@ -134,6 +148,97 @@ out_uncharge:
 		return -EAGAIN;
 	atomic_long_inc(&ps->base.alloc_failures);
 	return -ENOMEM;
+}
+
+int rd_pages_write(struct rd_store *store, u64 pos, struct page *src, unsigned int off,
+		   unsigned int len, bool nowait)
+{
+	struct rd_page_store *ps = to_page_store(store);
+	struct page *page;
+	int err;
+
+	do {
+		rcu_read_lock();
+		page = xa_load(&ps->pages, pos >> PAGE_SHIFT);
+		if (likely(page)) {
+			rd_copy_from_page(page_address(page) + offset_in_page(pos), src, off, len);
+			rcu_read_unlock();
+			return 0;
+		}
+		rcu_read_unlock();
+		err = rd_pages_insert(ps, pos, src, off, len, nowait);
+	} while (err == -EEXIST);
+	return err;
+}
+
+/*
+ * A read or write bio walks the xarray once, page after page. The RCU read
+ * lock is dropped now and then, so that a 4 MiB bio does not hold back
+ * grace periods (or, without preemptible RCU, preemption) for the whole
+ * copy, and around the allocation of a page a write finds missing; the
+ * walk then starts again from the root, as the nodes it stood on may be
+ * gone.
+ */
+#define RD_PAGES_RCU_BATCH 64
+
+int rd_pages_rw_bio(struct rd_store *store, struct bio *bio)
+{
+	struct rd_page_store *ps = to_page_store(store);
+	bool write = op_is_write(bio_op(bio));
+	u64 pos = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
+	XA_STATE(xas, &ps->pages, pos >> PAGE_SHIFT);
+	unsigned int batch = 0;
+	struct bvec_iter iter;
+	struct bio_vec bv;
+	int err = 0;
+
+	rcu_read_lock();
+	bio_for_each_segment(bv, bio, iter) {
+		unsigned int off = bv.bv_offset;
+		unsigned int left = bv.bv_len;
+
+		while (left) {
+			unsigned int in_page = offset_in_page(pos);
+			unsigned int len = min_t(unsigned int, left, PAGE_SIZE - in_page);
+			struct page *page;
+
+			if (++batch == RD_PAGES_RCU_BATCH) {
+				batch = 0;
+				rcu_read_unlock();
+				rcu_read_lock();
+				xas_reset(&xas);
+			}
+			page = rd_pages_lookup_next(&xas, pos >> PAGE_SHIFT);
+			if (!write) {
+				if (page)
+					rd_copy_to_page(bv.bv_page, off,
+							page_address(page) + in_page, len);
+				else
+					memzero_page(bv.bv_page, off, len);
+			} else if (page) {
+				rd_copy_from_page(page_address(page) + in_page, bv.bv_page, off,
+						  len);
+			} else {
+				bool nowait = bio->bi_opf & REQ_NOWAIT;
+
+				rcu_read_unlock();
+				err = rd_pages_insert(ps, pos, bv.bv_page, off, len, nowait);
+				if (err == -EEXIST)
+					err = rd_pages_write(store, pos, bv.bv_page, off, len,
+							     nowait);
+				rcu_read_lock();
+				xas_reset(&xas);
+				if (err)
+					goto out_unlock;
+			}
+			pos += len;
+			off += len;
+			left -= len;
+		}
+	}
+out_unlock:
+	rcu_read_unlock();
+	return err;
 }
 
 /* Zeroes a range inside one page, if that page exists. */
@@ -254,6 +359,7 @@ static void rd_pages_destroy(struct rd_store *store)
 
 static const struct rd_store_ops rd_pages_ops = {
 	.read = rd_pages_read,
+	.rw_bio = rd_pages_rw_bio,
 	.write = rd_pages_write,
 	.discard = rd_pages_discard,
 	.next_extent = rd_pages_next_extent,
