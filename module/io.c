@@ -40,8 +40,8 @@ static blk_status_t rd_do_rw(struct rd_store *store, struct bio *bio, bool write
 	int err;
 
 	if (store->ops->rw_bio)
-		return rd_errno_to_status(INDIRECT_CALL_1(store->ops->rw_bio, rd_pages_rw_bio,
-							  store, bio));
+		return rd_errno_to_status(
+			INDIRECT_CALL_1(store->ops->rw_bio, rd_pages_rw_bio, store, bio));
 	bio_for_each_segment(bv, bio, iter) {
 		unsigned int off = bv.bv_offset;
 		unsigned int left = bv.bv_len;
