@@ -75,7 +75,7 @@ for ((page = 0; page < mib * 256; page++)); do held[$page]=1; done
 dd if="$RD_TMP/data" of=$dev bs=4M count=2 oflag=direct status=none
 dd if="$RD_TMP/data" of=$dev bs=4M count=2 seek=2 oflag=direct status=none
 (
-	end=$((SECONDS + 8))
+	end=$((SECONDS + 4))
 	while ((SECONDS < end)); do
 		blkdiscard -o $((RANDOM % 64 * 256 << 10)) -l $((256 << 10)) $dev
 		dd if="$RD_TMP/data" of=$dev bs=256K count=1 seek=$((RANDOM % 64)) \
