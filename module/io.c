@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The submit path: each bio is served in the caller's context (the device
- * is bio-based, no request queue), split into segments that lie within one
- * page of the device and handed to the backing store.
+ * is bio-based, no request queue) and handed to the backing store whole,
+ * or, for a store that works page by page, split into segments that lie
+ * within one page of the device.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

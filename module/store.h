@@ -5,7 +5,8 @@
  * pages without the I/O path knowing.
  *
  * Every operation works on a range that lies inside one PAGE_SIZE page of
- * the device, except discard, which takes any range.
+ * the device, except discard, which takes any range, and rw_bio, which
+ * takes a whole bio.
  */
 #ifndef RAMDISK_STORE_H
 #define RAMDISK_STORE_H
