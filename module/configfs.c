@@ -2,7 +2,8 @@
 /*
  * Run-time configuration under /sys/kernel/config/ramdisk/: mkdir NAME
  * makes a configuration, `power` turns it into /dev/ramdiskN and back,
- * rmdir drops it. Attributes other than mem_limit are fixed while powered.
+ * rmdir drops it. Attributes other than mem_limit, spare_pages and the
+ * latency, bandwidth and power-cut ones are fixed while powered.
  *
  * A powered configuration pins its directory, so rmdir gets EBUSY until
  * `power` is 0 again. configfs decides rmdir before asking the module
@@ -115,6 +116,7 @@ static int rd_cfg_apply(struct rd_cfg *c, const char *attr, const struct rd_conf
 	c->cfg = *want;
 	if (c->dev) {
 		rd_dev_set_mem_limit(c->dev, want->mem_limit);
+		rd_dev_set_spare_pages(c->dev, want->spare_pages);
 		rd_dev_set_throttle(c->dev, want);
 	}
 	return 0;
@@ -167,6 +169,7 @@ RD_CFG_ATTR(power_cut_drop_percent, "%u", rd_cfg_parse_uint, true);
 RD_CFG_ATTR(power_cut_seed, "%llu", rd_cfg_parse_u64, true);
 RD_CFG_ATTR(read_latency_ns, "%u", rd_cfg_parse_uint, true);
 RD_CFG_ATTR(size, "%llu", rd_cfg_parse_size, false);
+RD_CFG_ATTR(spare_pages, "%u", rd_cfg_parse_uint, true);
 RD_CFG_ATTR(write_latency_ns, "%u", rd_cfg_parse_uint, true);
 
 static const char *const rd_cache_mode_names[] = {
@@ -408,6 +411,7 @@ static struct configfs_attribute *rd_cfg_attrs[] = {
 	&rd_cfg_attr_power_cut_seed,
 	&rd_cfg_attr_read_latency_ns,
 	&rd_cfg_attr_size,
+	&rd_cfg_attr_spare_pages,
 	&rd_cfg_attr_write_latency_ns,
 	NULL,
 };

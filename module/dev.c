@@ -38,6 +38,7 @@ void rd_config_init_default(struct rd_config *cfg)
 	cfg->block_size = RAMDISK_BLOCK_SIZE_DEFAULT;
 	cfg->max_part = 0;
 	cfg->mem_limit = 0;
+	cfg->spare_pages = RD_SPARE_PAGES_DEFAULT;
 	cfg->numa_node = NUMA_NO_NODE;
 	cfg->cache_mode = RD_CACHE_WRITETHROUGH;
 	cfg->cache_size = RD_CACHE_SIZE_DEFAULT;
@@ -86,6 +87,11 @@ int rd_config_validate(const struct rd_config *cfg, const char *who)
 	if (cfg->power_cut_drop_percent > 100) {
 		pr_warn("%s: power_cut_drop_percent %u is above 100\n", who,
 			cfg->power_cut_drop_percent);
+		return -EINVAL;
+	}
+	if (cfg->spare_pages > RD_SPARE_PAGES_MAX) {
+		pr_warn("%s: spare_pages %u is above %d\n", who, cfg->spare_pages,
+			RD_SPARE_PAGES_MAX);
 		return -EINVAL;
 	}
 	if (cfg->max_part > RAMDISK_MAX_PART) {
@@ -155,6 +161,7 @@ struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name)
 			goto out_free_stats;
 	}
 	rd_store_set_limit(rd->store, cfg->mem_limit);
+	rd_store_set_spare_target(rd->store, cfg->spare_pages);
 
 	err = -ENOMEM;
 	rd->throttle = rd_throttle_create();
@@ -242,6 +249,11 @@ int rd_dev_remove(struct rd_device *rd)
 void rd_dev_set_mem_limit(struct rd_device *rd, u64 bytes)
 {
 	rd_store_set_limit(rd->store, bytes);
+}
+
+void rd_dev_set_spare_pages(struct rd_device *rd, unsigned int pages)
+{
+	rd_store_set_spare_target(rd->store, pages);
 }
 
 void rd_dev_set_throttle(struct rd_device *rd, const struct rd_config *cfg)

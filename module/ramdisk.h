@@ -22,6 +22,8 @@ struct rd_config {
 	unsigned int block_size;
 	unsigned int max_part;
 	u64 mem_limit; /* bytes, 0 = unlimited */
+	/* pages allocated ahead of first writes; may change while powered */
+	unsigned int spare_pages;
 	int numa_node; /* NUMA_NO_NODE = any */
 	unsigned int cache_mode; /* RD_CACHE_WRITETHROUGH or RD_CACHE_WRITEBACK */
 	u64 cache_size; /* bytes of volatile cache in writeback mode */
@@ -63,6 +65,9 @@ enum {
 };
 
 #define RD_CACHE_SIZE_DEFAULT (64ULL << 20)
+/* 256 KiB ahead of first writes by default; at most 16 MiB */
+#define RD_SPARE_PAGES_DEFAULT 64
+#define RD_SPARE_PAGES_MAX 4096
 
 struct rd_device {
 	struct gendisk *disk;
@@ -91,6 +96,7 @@ void rd_config_init_default(struct rd_config *cfg);
 struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name);
 int rd_dev_remove(struct rd_device *rd);
 void rd_dev_set_mem_limit(struct rd_device *rd, u64 bytes);
+void rd_dev_set_spare_pages(struct rd_device *rd, unsigned int pages);
 void rd_dev_set_throttle(struct rd_device *rd, const struct rd_config *cfg);
 void rd_dev_power_cut(struct rd_device *rd, unsigned int drop_percent, u64 seed);
 int rd_dev_open(struct gendisk *disk);

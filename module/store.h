@@ -47,6 +47,8 @@ struct rd_store_ops {
 	 */
 	u64 (*next_extent)(struct rd_store *store, u64 pos, u64 *len);
 	void (*destroy)(struct rd_store *store);
+	/* optional: limit_bytes or spare_target changed */
+	void (*tune)(struct rd_store *store);
 };
 
 struct rd_store {
@@ -58,6 +60,9 @@ struct rd_store {
 	/* bytes, 0 = unlimited; read without a lock, may change in use */
 	u64 limit_bytes;
 	int numa_node;
+	/* pages to allocate ahead of first writes, and how many are now */
+	unsigned int spare_target;
+	unsigned int nr_spare;
 };
 
 struct rd_store *rd_store_pages_create(int numa_node);
@@ -83,6 +88,15 @@ extern atomic_long_t rd_store_total_pages;
 static inline void rd_store_set_limit(struct rd_store *store, u64 bytes)
 {
 	WRITE_ONCE(store->limit_bytes, bytes);
+	if (store->ops->tune)
+		store->ops->tune(store);
+}
+
+static inline void rd_store_set_spare_target(struct rd_store *store, unsigned int pages)
+{
+	WRITE_ONCE(store->spare_target, pages);
+	if (store->ops->tune)
+		store->ops->tune(store);
 }
 
 static inline u64 rd_store_limit_bytes(const struct rd_store *store)

@@ -13,10 +13,13 @@
 #include <linux/bio.h>
 #include <linux/gfp.h>
 #include <linux/highmem.h>
+#include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include "copy.h"
@@ -24,9 +27,25 @@
 
 atomic_long_t rd_store_total_pages = ATOMIC_LONG_INIT(0);
 
+/*
+ * Spare pages. The page allocator zeroes every page it hands out when the
+ * kernel runs with init_on_alloc, as Debian's do, and that zeroing is half
+ * the cost of a first write to a page. A worker allocates up to
+ * spare_target pages ahead, on whichever CPU is idle, and a first write
+ * takes one of those; only when none is left does it allocate in place.
+ * The worker asks for RD_PAGES_BLOCK_ORDER pages at a time and splits the
+ * block, so that the allocator's own cost is shared by eight pages. Spare
+ * pages count against mem_limit together with the pages holding data.
+ */
+#define RD_PAGES_BLOCK_ORDER 3
+
 struct rd_page_store {
 	struct rd_store base;
 	struct xarray pages;
+	/* guards spare_list and base.nr_spare */
+	spinlock_t spare_lock;
+	struct list_head spare_list;
+	struct work_struct spare_work;
 };
 
 static struct rd_page_store *to_page_store(struct rd_store *store)
@@ -92,6 +111,118 @@ static struct page *rd_pages_lookup_next(struct xa_state *xas, pgoff_t index)
 	return entry;
 }
 
+/* How many spare pages the store should hold now. */
+static unsigned long rd_pages_spare_goal(struct rd_page_store *ps)
+{
+	unsigned long goal = READ_ONCE(ps->base.spare_target);
+	u64 limit = rd_store_limit_bytes(&ps->base);
+	long used;
+
+	if (limit) {
+		used = atomic_long_read(&ps->base.nr_pages);
+		goal = min_t(u64, goal, max_t(s64, (s64)(limit >> PAGE_SHIFT) - used, 0));
+	}
+	return goal;
+}
+
+static void rd_pages_spare_add(struct rd_page_store *ps, struct list_head *pages, unsigned int nr)
+{
+	spin_lock(&ps->spare_lock);
+	list_splice_tail(pages, &ps->spare_list);
+	WRITE_ONCE(ps->base.nr_spare, ps->base.nr_spare + nr);
+	spin_unlock(&ps->spare_lock);
+}
+
+/* Frees spare pages beyond the goal, as after a lower target or limit. */
+static void rd_pages_spare_trim(struct rd_page_store *ps, unsigned long goal)
+{
+	struct page *page, *next;
+	LIST_HEAD(surplus);
+
+	spin_lock(&ps->spare_lock);
+	while (ps->base.nr_spare > goal) {
+		page = list_last_entry(&ps->spare_list, struct page, lru);
+		list_move(&page->lru, &surplus);
+		WRITE_ONCE(ps->base.nr_spare, ps->base.nr_spare - 1);
+	}
+	spin_unlock(&ps->spare_lock);
+	list_for_each_entry_safe(page, next, &surplus, lru)
+		__free_page(page);
+}
+
+/*
+ * The worker. GFP_NOIO as on the write path, and no retries: a page set
+ * aside ahead is not worth pushing the system into reclaim for.
+ */
+static void rd_pages_spare_refill(struct work_struct *work)
+{
+	struct rd_page_store *ps = container_of(work, struct rd_page_store, spare_work);
+	const gfp_t gfp = GFP_NOIO | __GFP_NORETRY | __GFP_NOWARN;
+	const unsigned int block = 1 << RD_PAGES_BLOCK_ORDER;
+	unsigned long goal;
+
+	while ((goal = rd_pages_spare_goal(ps)) > READ_ONCE(ps->base.nr_spare)) {
+		unsigned int i, nr = 1;
+		struct page *page = NULL;
+		LIST_HEAD(pages);
+
+		if (goal - READ_ONCE(ps->base.nr_spare) >= block) {
+			page = alloc_pages_node(ps->base.numa_node, gfp, RD_PAGES_BLOCK_ORDER);
+			if (page) {
+				split_page(page, RD_PAGES_BLOCK_ORDER);
+				nr = block;
+			}
+		}
+		if (!page)
+			page = alloc_pages_node(ps->base.numa_node, gfp, 0);
+		if (!page)
+			return;
+		for (i = 0; i < nr; i++)
+			list_add_tail(&page[i].lru, &pages);
+		rd_pages_spare_add(ps, &pages, nr);
+		/* writes may have used the room mem_limit left meanwhile */
+		rd_pages_spare_trim(ps, rd_pages_spare_goal(ps));
+		cond_resched();
+	}
+	rd_pages_spare_trim(ps, goal);
+}
+
+/*
+ * A lower target or limit frees spares at once; a higher one waits for the
+ * next first write, so a device nobody wrote to holds no page at all.
+ */
+static void rd_pages_tune(struct rd_store *store)
+{
+	struct rd_page_store *ps = to_page_store(store);
+
+	rd_pages_spare_trim(ps, rd_pages_spare_goal(ps));
+}
+
+/* A page for a first write: a spare one, else one allocated now. */
+static struct page *rd_pages_alloc(struct rd_page_store *ps, gfp_t gfp)
+{
+	unsigned int target = READ_ONCE(ps->base.spare_target);
+	struct page *page = NULL;
+	unsigned int left = 0;
+
+	if (!target && !READ_ONCE(ps->base.nr_spare))
+		return alloc_pages_node(ps->base.numa_node, gfp | __GFP_NOWARN, 0);
+	spin_lock(&ps->spare_lock);
+	if (ps->base.nr_spare) {
+		page = list_first_entry(&ps->spare_list, struct page, lru);
+		list_del(&page->lru);
+		left = ps->base.nr_spare - 1;
+		WRITE_ONCE(ps->base.nr_spare, left);
+	}
+	spin_unlock(&ps->spare_lock);
+	/* refill from half empty, so that the worker runs while writes go on */
+	if (target && left <= target / 2)
+		queue_work(system_unbound_wq, &ps->spare_work);
+	if (page)
+		return page;
+	return alloc_pages_node(ps->base.numa_node, gfp | __GFP_NOWARN, 0);
+}
+
 /*
  * A new page holds its data before it is published, so no reader can see
  * it half written or stale: a write that covers the whole page needs no
@@ -103,7 +234,7 @@ static struct page *rd_pages_new(struct rd_page_store *ps, unsigned int in_page,
 	struct page *page;
 	void *addr;
 
-	page = alloc_pages_node(ps->base.numa_node, gfp | __GFP_NOWARN, 0);
+	page = rd_pages_alloc(ps, gfp);
 	if (!page)
 		return NULL;
 	addr = page_address(page);
@@ -343,9 +474,13 @@ static void rd_pages_destroy(struct rd_store *store)
 {
 	struct rd_page_store *ps = to_page_store(store);
 	struct page *page;
+	struct page *spare, *next;
 	unsigned long index;
 	long freed = 0;
 
+	cancel_work_sync(&ps->spare_work);
+	list_for_each_entry_safe(spare, next, &ps->spare_list, lru)
+		__free_page(spare);
 	xa_for_each(&ps->pages, index, page) {
 		__free_page(page);
 		freed++;
@@ -364,6 +499,7 @@ static const struct rd_store_ops rd_pages_ops = {
 	.discard = rd_pages_discard,
 	.next_extent = rd_pages_next_extent,
 	.destroy = rd_pages_destroy,
+	.tune = rd_pages_tune,
 };
 
 struct rd_store *rd_store_pages_create(int numa_node)
@@ -373,6 +509,9 @@ struct rd_store *rd_store_pages_create(int numa_node)
 	ps = kzalloc_node(sizeof(*ps), GFP_KERNEL, numa_node);
 	if (!ps)
 		return NULL;
+	spin_lock_init(&ps->spare_lock);
+	INIT_LIST_HEAD(&ps->spare_list);
+	INIT_WORK(&ps->spare_work, rd_pages_spare_refill);
 	xa_init(&ps->pages);
 	ps->base.ops = &rd_pages_ops;
 	ps->base.numa_node = numa_node;

@@ -97,6 +97,13 @@ static ssize_t alloc_failures_show(struct device *dev, struct device_attribute *
 }
 static DEVICE_ATTR_RO(alloc_failures);
 
+/* Pages allocated ahead of first writes, on top of allocated_pages. */
+static ssize_t spare_pages_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(dev_to_rd(dev)->store->nr_spare));
+}
+static DEVICE_ATTR_RO(spare_pages);
+
 static ssize_t cache_mode_show(struct device *dev, struct device_attribute *attr, char *buf)
 {
 	return sysfs_emit(buf, "%s\n", dev_to_rd(dev)->cache ? "writeback" : "writethrough");
@@ -148,6 +155,7 @@ static struct attribute *rd_stat_attrs[] = {
 	&dev_attr_name.attr,
 	&dev_attr_power_cuts.attr,
 	&dev_attr_reads.attr,
+	&dev_attr_spare_pages.attr,
 	&dev_attr_write_zeroes.attr,
 	&dev_attr_writes.attr,
 	NULL,
