@@ -25,6 +25,7 @@ fake_disk() {
 	echo "0 0" >"$d/ramdisk/write_zeroes"
 	echo 2 >"$d/ramdisk/flushes"
 	echo 0 >"$d/ramdisk/alloc_failures"
+	echo 3 >"$d/ramdisk/spare_pages"
 }
 
 # A configuration: NAME SIZE BLOCK_SIZE MEM_LIMIT POWER INDEX.
@@ -114,6 +115,7 @@ for spelling in rd0 ramdisk1 /dev/ramdisk1; do
 	has "$out" "mem_limit: *1048576 (1.0M)$"
 	has "$out" "numa_node: *-1 (any)$"
 	has "$out" "allocated: *5 pages, 20480 bytes (20K)$"
+	has "$out" "spare: *3 pages$"
 	has "$out" "reads: *7 bios, 28672 bytes (28K)$"
 	has "$out" "writes: *5 bios, 20480 bytes (20K)$"
 	has "$out" "discards: *1 bios, 1048576 bytes (1.0M)$"

@@ -115,6 +115,8 @@ static void load_stats(struct rd_device *d)
 	d->has_flushes = !sysfs_read_u64(path, &d->flushes);
 	stat_path(path, sizeof(path), d->index, "alloc_failures");
 	d->has_alloc_failures = !sysfs_read_u64(path, &d->alloc_failures);
+	stat_path(path, sizeof(path), d->index, "spare_pages");
+	d->has_spare = !sysfs_read_u64(path, &d->spare_pages);
 	stat_path(path, sizeof(path), d->index, "backing");
 	load_backing(d, path);
 	stat_path(path, sizeof(path), d->index, "dirty_bytes");

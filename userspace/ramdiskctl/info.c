@@ -111,6 +111,9 @@ static void print_info(const struct rd_device *d)
 		      d->allocated_bytes, human_suffix(d->allocated_bytes, h, sizeof(h)));
 	else
 		unknown("allocated:");
+	/* a module older than spare pages has no such file: nothing to show */
+	if (d->has_spare)
+		field("spare:", "%" PRIu64 " pages", d->spare_pages);
 	io_field("reads:", d->has_reads, d->reads, d->read_bytes);
 	io_field("writes:", d->has_writes, d->writes, d->write_bytes);
 	io_field("discards:", d->has_discards, d->discards, d->discard_bytes);

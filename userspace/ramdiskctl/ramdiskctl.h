@@ -60,8 +60,10 @@ struct rd_device {
 
 	/* Statistics from sysfs (only while powered). */
 	bool has_stats;
-	bool has_allocated, has_alloc_failures, has_flushes;
+	bool has_allocated, has_alloc_failures, has_flushes, has_spare;
 	uint64_t allocated_pages, allocated_bytes;
+	/* pages allocated ahead of first writes, not in allocated_pages */
+	uint64_t spare_pages;
 	uint64_t reads, read_bytes, writes, write_bytes;
 	uint64_t discards, discard_bytes, write_zeroes, write_zeroes_bytes;
 	bool has_reads, has_writes, has_discards, has_write_zeroes;
