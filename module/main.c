@@ -21,6 +21,7 @@ static u64 rd_size = RAMDISK_SIZE_DEFAULT;
 static unsigned int rd_max_part;
 static unsigned int rd_block_size = RAMDISK_BLOCK_SIZE_DEFAULT;
 static u64 rd_mem_limit;
+static unsigned int rd_spare_pages = RD_SPARE_PAGES_DEFAULT;
 static u64 rd_phys_addr;
 static u64 rd_phys_size;
 static bool rd_format;
@@ -146,6 +147,10 @@ MODULE_PARM_DESC(block_size, "Logical block size, 512 or 4096 (default 512)");
 module_param_cb(mem_limit, &rd_size_ops, &rd_mem_limit, 0444);
 MODULE_PARM_DESC(mem_limit,
 		 "Memory each load-time device may use, bytes, 0 = unlimited (default 0)");
+module_param_named(spare_pages, rd_spare_pages, uint, 0444);
+MODULE_PARM_DESC(
+	spare_pages,
+	"Pages each load-time device allocates ahead of first writes, 0-4096 (default 64)");
 module_param_cb(phys_addr, &rd_phys_ops, &rd_phys_addr, 0444);
 MODULE_PARM_DESC(phys_addr, "ramdisk0 lives in reserved memory from this physical address");
 module_param_cb(phys_size, &rd_phys_ops, &rd_phys_size, 0444);
@@ -171,6 +176,7 @@ static int __init rd_init(void)
 		.block_size = rd_block_size,
 		.max_part = rd_max_part,
 		.mem_limit = rd_mem_limit,
+		.spare_pages = rd_spare_pages,
 		.numa_node = NUMA_NO_NODE,
 	};
 	struct rd_config phys_cfg;

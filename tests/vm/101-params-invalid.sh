@@ -23,6 +23,7 @@ cases=(
 	"max_part=256|max_part '256' is not a number from 0 to 255"
 	"allocated_pages=5|allocated_pages is read-only"
 	"copy=fast|copy 'fast' is not auto, memcpy or copy_page"
+	"spare_pages=4097|insmod: spare_pages 4097 is above 4096"
 )
 
 for c in "${cases[@]}"; do

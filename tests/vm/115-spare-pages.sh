@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: spare pages: none before the first write, the worker fills up to spare_pages after it, allocated_pages stays exact, a partial write into a spare page reads zeros around it, a lower spare_pages or mem_limit frees the surplus at once, 0 turns them off, bad values are refused, and removal frees them
+# DESCRIPTION: spare pages: none before the first write, the worker fills up to spare_pages after it, allocated_pages stays exact, a partial write into a spare page reads zeros around it, a lower spare_pages or mem_limit frees the surplus at once, 0 turns them off, bad values are refused, removal frees them, and load-time devices take the spare_pages parameter
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd xfs_io cmp
@@ -139,4 +139,29 @@ echo "free memory grew by $((after - before)) KiB when 128 MiB of spares went"
 [ $((after - before)) -ge $((96 * 1024)) ] ||
 	fail "free memory grew by $((after - before)) KiB when devices with 128 MiB of spares were removed"
 assert_eq "$(cat /sys/module/ramdisk/parameters/allocated_pages)" 0 "module pages after removal"
+
+# Load-time devices take the spare_pages parameter: the default, or none
+for i in 0 1 2 3 4 5 6 7; do
+	rmdir $cfg/big$i
+done
+rmdir $cfg/sp
+for want in 64 0; do
+	unload_module
+	if [ $want = 64 ]; then
+		load_module nr_devices=1 size=16M
+	else
+		load_module nr_devices=1 size=16M spare_pages=0
+	fi
+	udevadm settle
+	dev=/dev/ramdisk0
+	name=ramdisk0
+	write_pages 0 1
+	if [ $want = 64 ]; then
+		wait_spares 64 "load-time device, default spare_pages"
+	else
+		sleep 1
+		assert_eq "$(spares)" 0 "load-time device with spare_pages=0"
+	fi
+	assert_eq "$(pages)" 1 "pages of the load-time device"
+done
 echo ok
