@@ -29,13 +29,15 @@ atomic_long_t rd_store_total_pages = ATOMIC_LONG_INIT(0);
 
 /*
  * Spare pages. The page allocator zeroes every page it hands out when the
- * kernel runs with init_on_alloc, as Debian's do, and that zeroing is half
- * the cost of a first write to a page. A worker allocates up to
- * spare_target pages ahead, on whichever CPU is idle, and a first write
+ * kernel runs with init_on_alloc, as Debian's do, and under QEMU's TCG that
+ * zeroing is half the cost of a 4 KiB first write. A worker allocates up
+ * to spare_target pages ahead, on whichever CPU is idle, and a first write
  * takes one of those; only when none is left does it allocate in place.
  * The worker asks for RD_PAGES_BLOCK_ORDER pages at a time and splits the
- * block, so that the allocator's own cost is shared by eight pages. Spare
- * pages count against mem_limit together with the pages holding data.
+ * block, so that the allocator's own cost is shared by eight pages, and
+ * keeps the spares within the room mem_limit leaves beside the pages that
+ * hold data. The write path zeroes what a partial write leaves of a spare
+ * page as of any new page: it does not rely on init_on_alloc.
  */
 #define RD_PAGES_BLOCK_ORDER 3
 
