@@ -52,7 +52,12 @@ expect_status 8 "$ctl" restore "$RD_TMP/truncated" /dev/ramdisk1
 head -c 70000 "$RD_TMP/img" >"$RD_TMP/truncated2"
 expect_status 8 "$ctl" restore "$RD_TMP/truncated2" /dev/ramdisk1
 cp "$RD_TMP/img" "$RD_TMP/corrupt"
-printf '\x5a' | dd of="$RD_TMP/corrupt" bs=1 seek=5000 conv=notrunc status=none
+# Flip every bit of one data byte: writing a constant would change
+# nothing when the random data already held it.
+byte=$(od -An -tu1 -j5000 -N1 "$RD_TMP/img" | tr -d ' ')
+printf %b "\\0$(printf %03o $((byte ^ 255)))" |
+	dd of="$RD_TMP/corrupt" bs=1 seek=5000 conv=notrunc status=none
+cmp -s "$RD_TMP/img" "$RD_TMP/corrupt" && fail "byte 5000 of the copy did not change"
 expect_status 8 "$ctl" restore "$RD_TMP/corrupt" /dev/ramdisk1
 mkdir "$cfs/small"
 on_exit "echo 0 >$cfs/small/power; rmdir $cfs/small"
