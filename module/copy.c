@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The routine that copies whole pages between bios and the store, chosen
- * once at load time by timing both on this machine.
+ * once at load time by timing the candidates on this machine.
  *
- * Neither memcpy() nor copy_page() wins everywhere. Each kernel patches in
- * its own memcpy(): 6.1 uses "rep movsb" on CPUs with ERMS, later kernels
- * only with FSRM and otherwise an unrolled register loop; copy_page() is
- * "rep movsq" where string moves are fast. Under QEMU's TCG those differ by
- * several times, in opposite directions on 6.1 and on 6.12 and later
+ * None of them wins everywhere. Each kernel patches in its own memcpy():
+ * 6.1 uses "rep movsb" on CPUs with ERMS, later kernels only with FSRM and
+ * otherwise a loop moving 32 bytes a turn; copy_page() is "rep movsq"
+ * where string moves are fast; the unrolled loop here moves 64 bytes a
+ * turn through eight registers. Under QEMU's TCG those differ by up to
+ * ten times, in different orders on 6.1 and on 6.12 and later
  * (Documentation/performance.md), and on hardware the CPU decides. So the
  * module measures, as the kernel's RAID code does for its algorithms.
  */
@@ -25,16 +26,18 @@
 
 #include "copy.h"
 
-enum rd_copy_request { RD_COPY_AUTO, RD_COPY_MEMCPY, RD_COPY_PAGE };
+/* what copy= asked for: one routine, or RD_COPY_AUTO to time them all */
+#define RD_COPY_AUTO RD_COPY_NR_ROUTINES
 
 static const char *const rd_copy_names[] = {
-	[RD_COPY_AUTO] = "auto",
 	[RD_COPY_MEMCPY] = "memcpy",
 	[RD_COPY_PAGE] = "copy_page",
+	[RD_COPY_UNROLLED] = "unrolled",
+	[RD_COPY_AUTO] = "auto",
 };
 
 static int rd_copy_request = RD_COPY_AUTO;
-bool rd_copy_whole_pages_with_copy_page __read_mostly;
+enum rd_copy_routine rd_copy_whole_page_routine __read_mostly;
 
 /* Pages copied per timed batch, and batches per routine (the fastest counts). */
 #define RD_COPY_BATCH_PAGES 64
@@ -45,7 +48,7 @@ static int rd_copy_param_set(const char *val, const struct kernel_param *kp)
 	int i = sysfs_match_string(rd_copy_names, val);
 
 	if (i < 0) {
-		pr_warn("copy '%s' is not auto, memcpy or copy_page\n", val);
+		pr_warn("copy '%s' is not auto, memcpy, copy_page or unrolled\n", val);
 		return -EINVAL;
 	}
 	rd_copy_request = i;
@@ -55,8 +58,7 @@ static int rd_copy_param_set(const char *val, const struct kernel_param *kp)
 /* Reads back the routine in use, which "auto" resolves at load. */
 static int rd_copy_param_get(char *buffer, const struct kernel_param *kp)
 {
-	return scnprintf(buffer, PAGE_SIZE, "%s\n",
-			 rd_copy_whole_pages_with_copy_page ? "copy_page" : "memcpy");
+	return scnprintf(buffer, PAGE_SIZE, "%s\n", rd_copy_names[rd_copy_whole_page_routine]);
 }
 
 static const struct kernel_param_ops rd_copy_param_ops = {
@@ -64,15 +66,42 @@ static const struct kernel_param_ops rd_copy_param_ops = {
 	.get = rd_copy_param_get,
 };
 module_param_cb(copy, &rd_copy_param_ops, NULL, 0444);
-MODULE_PARM_DESC(copy, "Whole-page copy routine: auto (timed at load), memcpy or copy_page");
+MODULE_PARM_DESC(copy,
+		 "Whole-page copy routine: auto (timed at load), memcpy, copy_page or unrolled");
+
+/*
+ * All eight loads of a turn before its stores: the compiler keeps the
+ * loop as written instead of seeing a byte copy it would turn back into
+ * a memcpy() call. dst and src are page aligned and do not overlap.
+ */
+void rd_copy_page_unrolled(void *dst, const void *src)
+{
+	const u64 *s = src;
+	u64 *d = dst;
+	unsigned int i;
+
+	for (i = 0; i < PAGE_SIZE / sizeof(u64); i += 8) {
+		u64 w0 = s[i], w1 = s[i + 1], w2 = s[i + 2], w3 = s[i + 3];
+		u64 w4 = s[i + 4], w5 = s[i + 5], w6 = s[i + 6], w7 = s[i + 7];
+
+		d[i] = w0;
+		d[i + 1] = w1;
+		d[i + 2] = w2;
+		d[i + 3] = w3;
+		d[i + 4] = w4;
+		d[i + 5] = w5;
+		d[i + 6] = w6;
+		d[i + 7] = w7;
+	}
+}
 
 /* The fastest of RD_COPY_BATCHES batches through the data path's own copy. */
-static u64 rd_copy_time(void *dst, void *src, bool with_copy_page)
+static u64 rd_copy_time(void *dst, void *src, enum rd_copy_routine routine)
 {
 	u64 best = U64_MAX;
 	unsigned int b, i;
 
-	WRITE_ONCE(rd_copy_whole_pages_with_copy_page, with_copy_page);
+	WRITE_ONCE(rd_copy_whole_page_routine, routine);
 	for (b = 0; b < RD_COPY_BATCHES; b++) {
 		unsigned int len = PAGE_SIZE;
 		u64 start;
@@ -92,26 +121,30 @@ static u64 rd_copy_time(void *dst, void *src, bool with_copy_page)
 
 void rd_copy_select(void)
 {
+	u64 ns[RD_COPY_NR_ROUTINES];
+	enum rd_copy_routine r, best = RD_COPY_MEMCPY;
 	struct page *pages;
-	u64 memcpy_ns, copy_page_ns;
 	void *src;
 
 	if (rd_copy_request != RD_COPY_AUTO) {
-		rd_copy_whole_pages_with_copy_page = rd_copy_request == RD_COPY_PAGE;
+		rd_copy_whole_page_routine = rd_copy_request;
 		return;
 	}
 	/* without two pages to time with, memcpy() is never wrong */
-	rd_copy_whole_pages_with_copy_page = false;
+	rd_copy_whole_page_routine = RD_COPY_MEMCPY;
 	pages = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 1);
 	if (!pages)
 		return;
 	src = page_address(pages);
 	memset(src, 0x5a, PAGE_SIZE);
-	memcpy_ns = rd_copy_time(src + PAGE_SIZE, src, false);
-	copy_page_ns = rd_copy_time(src + PAGE_SIZE, src, true);
+	for (r = 0; r < RD_COPY_NR_ROUTINES; r++) {
+		ns[r] = rd_copy_time(src + PAGE_SIZE, src, r);
+		if (ns[r] < ns[best])
+			best = r;
+	}
 	__free_pages(pages, 1);
-	WRITE_ONCE(rd_copy_whole_pages_with_copy_page, copy_page_ns < memcpy_ns);
-	pr_info("whole pages copied with %s (%u pages: memcpy %llu ns, copy_page %llu ns)\n",
-		rd_copy_whole_pages_with_copy_page ? "copy_page" : "memcpy", RD_COPY_BATCH_PAGES,
-		memcpy_ns, copy_page_ns);
+	WRITE_ONCE(rd_copy_whole_page_routine, best);
+	pr_info("whole pages copied with %s (%u pages: memcpy %llu ns, copy_page %llu ns, unrolled %llu ns)\n",
+		rd_copy_names[best], RD_COPY_BATCH_PAGES, ns[RD_COPY_MEMCPY], ns[RD_COPY_PAGE],
+		ns[RD_COPY_UNROLLED]);
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Data copies between bio pages and the backing store. A whole, aligned
- * page goes through the routine copy.c chose at load: memcpy() or the
- * architecture's copy_page().
+ * page goes through the routine copy.c chose at load: memcpy(), the
+ * architecture's copy_page(), or copy.c's own unrolled loop.
  */
 #ifndef RAMDISK_COPY_H
 #define RAMDISK_COPY_H
@@ -11,8 +11,12 @@
 #include <linux/mm.h>
 #include <linux/string.h>
 
+enum rd_copy_routine { RD_COPY_MEMCPY, RD_COPY_PAGE, RD_COPY_UNROLLED, RD_COPY_NR_ROUTINES };
+
 /* set once by rd_copy_select() before any device exists */
-extern bool rd_copy_whole_pages_with_copy_page;
+extern enum rd_copy_routine rd_copy_whole_page_routine;
+
+void rd_copy_page_unrolled(void *dst, const void *src);
 
 void rd_copy_select(void);
 
@@ -23,10 +27,14 @@ static inline bool rd_copy_is_whole_page(const void *a, const void *b, unsigned 
 
 static inline void rd_copy_bytes(void *dst, const void *src, unsigned int len)
 {
-	if (rd_copy_whole_pages_with_copy_page && rd_copy_is_whole_page(dst, src, len))
+	enum rd_copy_routine routine = rd_copy_whole_page_routine;
+
+	if (routine == RD_COPY_MEMCPY || !rd_copy_is_whole_page(dst, src, len))
+		memcpy(dst, src, len);
+	else if (routine == RD_COPY_PAGE)
 		copy_page(dst, (void *)src);
 	else
-		memcpy(dst, src, len);
+		rd_copy_page_unrolled(dst, src);
 }
 
 /* store -> bio page; off + len lies within the page */

@@ -22,7 +22,7 @@ cases=(
 	"nr_devices=-1|nr_devices '-1' is not a number from 0 to 64"
 	"max_part=256|max_part '256' is not a number from 0 to 255"
 	"allocated_pages=5|allocated_pages is read-only"
-	"copy=fast|copy 'fast' is not auto, memcpy or copy_page"
+	"copy=fast|copy 'fast' is not auto, memcpy, copy_page or unrolled"
 	"spare_pages=4097|insmod: spare_pages 4097 is above 4096"
 )
 
