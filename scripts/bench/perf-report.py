@@ -5,11 +5,16 @@
 usage: scripts/bench/perf-report.py DIR...   (one DIR per kernel booted)
 
 Each figure is the median over the repeats of one boot; a ratio compares
-medians of the same boot only. Writes DIR/perf.md too. Exit status 1 when
-a figure a ratio needs is missing (a run failed), else 0: whether a
-target is met is reported, not enforced, as this is a benchmark.
+medians of the same boot only. Beside it, the ratio is also taken within
+each repeat, where the two figures were measured seconds apart: the median
+of those, a 95% confidence interval for it that assumes nothing about their
+distribution (from six repeats on), and in how many repeats ramdisk was
+ahead. Writes DIR/perf.md too. Exit status 1 when a figure a ratio needs
+is missing (a run failed), else 0: whether a target is met is reported,
+not enforced, as this is a benchmark.
 """
 import csv
+import math
 import statistics
 import sys
 from pathlib import Path
@@ -60,24 +65,69 @@ def in_mib(value, unit):
 
 
 def load(directory):
-    runs = {}
+    by_rep = {}
     with open(directory / "perf.tsv", newline="") as f:
         for rep, target, job, value, unit in csv.reader(f, delimiter="\t"):
-            runs.setdefault((target, job), []).append(in_mib(float(value), unit))
-    return {key: statistics.median(values) for key, values in runs.items()}, runs
+            by_rep.setdefault((target, job), {})[rep] = in_mib(float(value), unit)
+    medians = {key: statistics.median(values.values()) for key, values in by_rep.items()}
+    return medians, by_rep
+
+
+def median_interval(values, level=0.95):
+    """The order statistics that bound the median with at least `level`
+    confidence (the sign test's interval), or None when there are too few
+    values for any pair of them to reach it."""
+    xs = sorted(values)
+    n = len(xs)
+    # the largest k with P(Binomial(n, 1/2) < k) <= (1 - level) / 2
+    k, tail = 0, 0.0
+    while k < n // 2:
+        step = math.comb(n, k) / 2 ** n
+        if tail + step > (1 - level) / 2:
+            break
+        tail += step
+        k += 1
+    if k == 0:
+        return None
+    return xs[k - 1], xs[n - k]
+
+
+def per_repeat(by_rep, ours, theirs, kind):
+    """Ratios of the figures each repeat measured on both sides, oriented so
+    that above 1 means ramdisk was ahead. Nothing for memory ("lower"): the
+    slab's figure of one repeat depends on what earlier repeats freed, so
+    only the median across repeats means anything."""
+    if kind == "lower":
+        return []
+    a, b = by_rep.get(ours, {}), by_rep.get(theirs, {})
+    ratios = []
+    for rep in a.keys() & b.keys():
+        if a[rep] and b[rep]:
+            ratios.append(b[rep] / a[rep] if kind == "latency" else a[rep] / b[rep])
+    return ratios
+
+
+def per_repeat_cells(ratios):
+    if not ratios:
+        return "-", "-"
+    cell = f"{statistics.median(ratios):.2f}x"
+    interval = median_interval(ratios)
+    if interval:
+        cell += f" [{interval[0]:.2f}, {interval[1]:.2f}]"
+    return cell, f"{sum(r > 1 for r in ratios)}/{len(ratios)}"
 
 
 def report(directory):
-    medians, runs = load(directory)
-    reps = max((len(v) for v in runs.values()), default=0)
+    medians, by_rep = load(directory)
+    reps = max((len(v) for v in by_rep.values()), default=0)
     lines = [f"### {directory.name} (median of {reps} runs per figure)", "",
-             "| measure | ramdisk | other | ratio | goal | met |",
-             "|---|---:|---:|---:|---:|---|"]
+             "| measure | ramdisk | other | ratio | per repeat [95% CI] | ahead | goal | met |",
+             "|---|---:|---:|---:|---:|---:|---:|---|"]
     missing = False
     for label, ours, theirs, goal, kind in RATIOS:
         if ours not in medians or theirs not in medians or not medians[ours] \
                 or not medians[theirs]:
-            lines.append(f"| {label} | | | missing | {goal} | |")
+            lines.append(f"| {label} | | | missing | | | {goal} | |")
             missing = True
             continue
         if kind == "latency":
@@ -85,12 +135,15 @@ def report(directory):
         else:
             ratio = medians[ours] / medians[theirs]
         met = ratio <= goal if kind == "lower" else ratio >= goal
+        within, ahead = per_repeat_cells(per_repeat(by_rep, ours, theirs, kind))
         lines.append(f"| {label} | {medians[ours]:.0f} | {medians[theirs]:.0f} | "
-                     f"{ratio:.2f}x | {'≤' if kind == 'lower' else '≥'}{goal} | "
-                     f"{'yes' if met else 'no'} |")
+                     f"{ratio:.2f}x | {within} | {ahead} | "
+                     f"{'≤' if kind == 'lower' else '≥'}{goal} | {'yes' if met else 'no'} |")
     lines += ["", "Units: IOPS for 4k jobs, MiB/s for 1 MiB jobs and memcpy, bytes for index "
               "memory, ns for latencies (the median over repeats of each run's median "
-              "completion latency). Ratios compare medians measured in the same VM boot.", ""]
+              "completion latency). Ratios compare medians measured in the same VM boot; \"per "
+              "repeat\" is the median of the ratios within each repeat, with the sign test's "
+              "interval, and \"ahead\" counts the repeats ramdisk led.", ""]
     text = "\n".join(lines)
     (directory / "perf.md").write_text(text + "\n")
     print(text)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: bench-perf's pieces: memcpy-bw measures and refuses bad options, perf-report.py divides same-boot medians and flags missing figures
+# DESCRIPTION: bench-perf's pieces: memcpy-bw measures and refuses bad options, perf-report.py divides same-boot medians, pairs repeats, bounds their median and flags missing figures
 . "${0%/*}/../lib/common.sh"
 require_cmd python3
 
@@ -44,13 +44,39 @@ python3 "$RD_TOP/scripts/bench/perf-report.py" "$out" >"$RD_TMP/report" || statu
 cat "$RD_TMP/report"
 assert_eq "$status" 1 "exit status with null_blk's figures missing"
 cmp -s "$RD_TMP/report" "$out/perf.md" || fail "printed report differs from perf.md"
-grep -q '^| 4k randread QD1 psync vs brd | 2002 | 1002 | 2.00x | ≥1.15 | yes |$' "$RD_TMP/report" ||
-	fail "the 4k ratio is not the ratio of the medians"
-grep -q '^| 1 MiB seq read vs memcpy | 2000 | 4000 | 0.50x | ≥0.8 | no |$' "$RD_TMP/report" ||
-	fail "KiB/s and MiB/s were not put in one unit"
-grep -q '^| index bytes per GiB vs brd (lower is better) | 100 | 200 | 0.50x | ≤1.0 | yes |$' \
+grep -q '^| 4k randread QD1 psync vs brd | 2002 | 1002 | 2.00x | 2.00x | 3/3 | ≥1.15 | yes |$' \
+	"$RD_TMP/report" || fail "the 4k ratio is not the ratio of the medians"
+grep -q '^| 1 MiB seq read vs memcpy | 2000 | 4000 | 0.50x | 0.50x | 0/3 | ≥0.8 | no |$' \
+	"$RD_TMP/report" || fail "KiB/s and MiB/s were not put in one unit"
+grep -q '^| index bytes per GiB vs brd (lower is better) | 100 | 200 | 0.50x | - | - | ≤1.0 | yes |$' \
 	"$RD_TMP/report" || fail "lower-is-better ratio"
 grep -q '^| 4k randread QD1 vs null_blk (no data) | | | missing |' "$RD_TMP/report" ||
 	fail "a missing figure is not reported as missing"
+
+# Nine repeats, listed out of order, where the host slowed both drivers
+# alike in some: within each repeat ramdisk/brd is one of 0.90, 0.95,
+# 1.00, 1.02, 1.05, 1.10, 1.20, 1.30, 1.40. Their median is 1.05, the
+# sign test's 95% interval for it runs from the 2nd to the 8th of them,
+# and ramdisk led in six. The ratio of the two medians is another figure.
+out9=$RD_TMP/2026-01-02-perf-test
+mkdir "$out9"
+while read -r rep ours theirs; do
+	printf '%s\tramdisk\trandwrite-4k-qd1-psync\t%s\tIOPS\n' "$rep" "$ours"
+	printf '%s\tbrd\trandwrite-4k-qd1-psync\t%s\tIOPS\n' "$rep" "$theirs"
+done >"$out9/perf.tsv" <<'REPEATS'
+7 1200 1000
+1 450 500
+9 2800 2000
+3 3000 3000
+2 1900 2000
+5 1050 1000
+4 2040 2000
+8 3900 3000
+6 3300 3000
+REPEATS
+python3 "$RD_TOP/scripts/bench/perf-report.py" "$out9" >"$RD_TMP/report9" || true
+grep '^| 4k randwrite QD1' "$RD_TMP/report9"
+grep -q '^| 4k randwrite QD1 psync vs brd | 2040 | 2000 | 1.02x | 1.05x \[0.95, 1.30\] | 6/9 | ≥1.15 | no |$' \
+	"$RD_TMP/report9" || fail "repeats were not paired, or the interval is wrong"
 expect_status 1 python3 "$RD_TOP/scripts/bench/perf-report.py" "$RD_TMP/no-such-dir"
 echo ok
