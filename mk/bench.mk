@@ -32,3 +32,10 @@ bench-brd: bench-build
 .PHONY: bench-perf
 bench-perf: userspace
 	@$(TOP)/scripts/bench/perf --kernels '$(KVERS)' $(if $(REPS),--reps $(REPS))
+
+# make bench-pair [KVERS="6.1 6.12 7"] [REPS=3]
+#                   ramdisk against brd and null_blk by rdbench pair: bursts
+#                   in alternation, the median ratio and its 95% interval
+.PHONY: bench-pair
+bench-pair: userspace
+	@$(TOP)/scripts/bench/pair --kernels '$(KVERS)' $(if $(REPS),--reps $(REPS))

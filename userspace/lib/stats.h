@@ -22,4 +22,14 @@ struct stats {
  */
 int stats_compute(const double *values, size_t n, struct stats *out);
 
+/*
+ * The sign test's interval for the median of n values (not modified): the
+ * k-th smallest and the k-th largest, with k as large as it can be while
+ * the median lies between them with at least 95% confidence, whatever the
+ * values' distribution. Returns 0, or -1 with errno EDOM when n is under
+ * 6 (no two of them bound the median that surely), EINVAL for a NaN, or
+ * ENOMEM.
+ */
+int stats_median_interval95(const double *values, size_t n, double *low, double *high);
+
 #endif /* RAMDISK_STATS_H */

@@ -33,7 +33,7 @@ struct target {
 	enum target_kind kind;
 	/* DIR/rdbench.PID: everything a directory target's run creates */
 	char *workdir;
-	/* file or device that bw reads and writes */
+	/* file or device that bw and pair read and write */
 	char *datapath;
 	/* the DIR, or bw's file, did not exist and was made by us */
 	bool created_path;
@@ -78,6 +78,7 @@ int meta_main(int argc, char **argv);
 int churn_main(int argc, char **argv);
 int smallwrite_main(int argc, char **argv);
 int bw_main(int argc, char **argv);
+int pair_main(int argc, char **argv);
 
 /* safety.c: refusals, cleanup, interruption */
 extern volatile sig_atomic_t rdbench_stop;
@@ -85,7 +86,7 @@ void safety_init(void);
 /* Check a directory target and make its private work directory. */
 int target_prepare_dir(struct target *t, const struct common *c);
 /*
- * Check a bw target: a directory (a data file in its work directory), a
+ * Check a bw or pair target: a directory (a data file in its work directory), a
  * regular file, or a block device; size 0 means the device's size.
  */
 int target_prepare_data(struct target *t, const struct common *c, uint64_t *size);

@@ -248,7 +248,7 @@ static int prepare_blockdev(struct target *t, const struct common *c, const stru
 	if (blkdev_check(t->path, &t->dev_size, &sig))
 		return -1;
 	if (sig && !c->destroy_data) {
-		errmsg("%s: refusing a device that holds %s (bw overwrites it; "
+		errmsg("%s: refusing a device that holds %s (bw and pair overwrite it; "
 		       "--destroy-data allows it)",
 		       t->path, sig);
 		return -1;
@@ -272,7 +272,7 @@ static int prepare_file(struct target *t, const struct common *c, const struct s
 	if (st->st_size > 0 && !c->destroy_data) {
 		if (file_signature(t->path, &sig))
 			return -1;
-		errmsg("%s: refusing an existing file with data%s%s (bw "
+		errmsg("%s: refusing an existing file with data%s%s (bw and "
 		       "overwrites it; --destroy-data allows it)",
 		       t->path, sig ? " holding " : "", sig ? sig : "");
 		return -1;

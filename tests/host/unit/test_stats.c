@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit test of the run summary (median, min, max) and the timer helpers. */
+/*
+ * Unit test of the run summary (median, min, max), the median's interval
+ * and the timer helpers.
+ */
 #include "stats.h"
 #include "timing.h"
 
@@ -22,6 +25,22 @@ static void expect(const double *v, size_t n, double median, double min, double 
 	}
 }
 
+/* The interval of 1..n must be [k, n + 1 - k]. */
+static void expect_interval(size_t n, size_t k)
+{
+	double v[1000], low, high;
+
+	/* in descending order, so that the function must sort */
+	for (size_t i = 0; i < n; i++)
+		v[i] = (double)(n - i);
+	if (stats_median_interval95(v, n, &low, &high) || low != (double)k ||
+	    high != (double)(n + 1 - k)) {
+		fprintf(stderr, "interval of 1..%zu: want [%zu, %zu], got [%g, %g]\n", n, k,
+			n + 1 - k, low, high);
+		failures++;
+	}
+}
+
 int main(void)
 {
 	const double one[] = { 7.5 };
@@ -32,6 +51,8 @@ int main(void)
 	const double big[] = { DBL_MAX, DBL_MAX };
 	const double input[] = { 9, 8, 7 };
 	const double nan_in[] = { 1, NAN, 2 };
+	const double nan6[] = { 1, 2, 3, NAN, 5, 6 };
+	double low, high;
 	struct stats st;
 	uint64_t a, b;
 
@@ -56,6 +77,30 @@ int main(void)
 	errno = 0;
 	if (stats_compute(nan_in, 3, &st) != -1 || errno != EINVAL) {
 		fprintf(stderr, "NaN accepted\n");
+		failures++;
+	}
+
+	/*
+	 * The sign test's tables: 95% needs six values ([1st, 6th]); then
+	 * 9 -> 2nd, 15 -> 4th, 21 -> 6th, 101 -> 41st, 1000 -> 469th.
+	 */
+	expect_interval(6, 1);
+	expect_interval(8, 1);
+	expect_interval(9, 2);
+	expect_interval(15, 4);
+	expect_interval(21, 6);
+	expect_interval(101, 41);
+	expect_interval(1000, 469);
+	for (size_t n = 0; n < 6; n++) {
+		errno = 0;
+		if (stats_median_interval95(nan6, n, &low, &high) != -1 || errno != EDOM) {
+			fprintf(stderr, "an interval from %zu values\n", n);
+			failures++;
+		}
+	}
+	errno = 0;
+	if (stats_median_interval95(nan6, 6, &low, &high) != -1 || errno != EINVAL) {
+		fprintf(stderr, "NaN accepted by the interval\n");
 		failures++;
 	}
 
