@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: rdbench pair: a row per target, one figure per round, the first target against each other with the sign test's interval from six rounds on; bad options and existing data refused with nothing changed
+# DESCRIPTION: rdbench pair: a row per target, one figure per round, psync or io_uring at --qd, the first target against each other with the sign test's interval from six rounds on; bad options and existing data refused with nothing changed
 . "${0%/*}/../lib/common.sh"
 
 rdbench=$RD_BIN/rdbench
@@ -49,6 +49,7 @@ check '
 assert [r["target"] for r in rows] == ["A", "B", "C"], rows
 for r in rows:
     assert r["op"] == "randread" and r["bs"] == "4k" and r["bs_bytes"] == 4096, r
+    assert r["qd"] == 1, r
     assert r["size_bytes"] == 1 << 20 and r["ops_per_round"] == 20, r
     assert len(r["iops_runs"]) == 7 and r["iops_min"] <= r["iops"] <= r["iops_max"], r
 first = rows[0]
@@ -73,9 +74,20 @@ assert rows[1]["size_bytes"] == "65536" and float(rows[1]["first_vs_this"]) > 0,
 assert rows[1]["ci95_low"] == "-" and rows[1]["ci95_high"] == "-", rows
 PY
 
+# Sixteen in flight through io_uring, where the kernel has it.
+if [ "$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)" = 0 ]; then
+	run 0 pair --qd 16 --op randwrite --size 1M --ops 64 --runs 6 --quiet --json "$dir/a" "$dir/b"
+	check '
+assert all(r["qd"] == 16 and r["op"] == "randwrite" and len(r["iops_runs"]) == 6 for r in rows), rows
+assert rows[1]["ci95_low"] <= rows[1]["first_vs_this"] <= rows[1]["ci95_high"], rows
+'
+else
+	echo "note: io_uring is disabled here; --qd 16 not run"
+fi
+
 # Without --runs, 101 rounds; the human table has no raw lists.
 run 0 pair --size 64k --ops 1 --quiet "$dir/a" "$dir/b"
-head -n 1 "$RD_TMP/out" | grep -q '^target  *op  *bs  *iops .*first_vs_this  *ci95_low' ||
+head -n 1 "$RD_TMP/out" | grep -q '^target  *op  *bs  *qd  *iops .*first_vs_this  *ci95_low' ||
 	fail "human header: $(head -n 1 "$RD_TMP/out")"
 ! grep -q _runs "$RD_TMP/out" || fail "raw run lists in the human table"
 run 0 pair --size 64k --ops 1 --quiet --json "$dir/a" "$dir/b"
@@ -86,6 +98,8 @@ expect_refusal "multiple of 4k" pair --bs 1000 "$dir/a" "$dir/b"
 expect_refusal "multiple of 4k" pair --bs 2M "$dir/a" "$dir/b"
 expect_refusal "randread or randwrite" pair --op seqread "$dir/a" "$dir/b"
 expect_refusal "from 1 to" pair --ops 0 "$dir/a" "$dir/b"
+expect_refusal "from 1 to 128" pair --qd 0 "$dir/a" "$dir/b"
+expect_refusal "from 1 to 128" pair --qd 129 "$dir/a" "$dir/b"
 expect_refusal "smaller than --bs" pair --size 4k --bs 8k "$dir/a" "$dir/b"
 assert_eq "$(ls -A "$dir")" "" "files left by refused runs"
 

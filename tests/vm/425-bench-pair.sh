@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: rdbench pair on ramdisk and brd writes every block of the span before it measures and compares the two round by round; scripts/bench/pair-guest runs its four jobs on ramdisk, brd and null_blk and leaves nothing loaded
+# DESCRIPTION: rdbench pair on ramdisk and brd writes every block of the span before it measures and compares the two round by round; scripts/bench/pair-guest runs its six jobs on ramdisk, brd and null_blk and leaves nothing loaded
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd python3
@@ -35,7 +35,7 @@ on_exit "rmmod brd 2>/dev/null; rmmod null_blk 2>/dev/null"
 "$RD_TOP/scripts/bench/pair-guest" --out "$out" --module "$RD_MODULE" --reps 1 --runs 6 \
 	--size 16 >"$RD_TMP/summary" || fail "pair-guest failed: $(cat "$RD_TMP/summary")"
 cat "$RD_TMP/summary"
-for job in randread-4k randwrite-4k randread-1m randwrite-1m; do
+for job in randread-4k randwrite-4k randread-4k-qd16 randwrite-4k-qd16 randread-1m randwrite-1m; do
 	for other in brd null_blk; do
 		grep -q "^pair-guest: $job run 1: ramdisk/$other [0-9.]* \[[0-9.]*, [0-9.]*\], ahead in [0-6]/6 rounds" \
 			"$RD_TMP/summary" || fail "no $job line for ramdisk/$other"

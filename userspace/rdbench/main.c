@@ -60,16 +60,18 @@ static const struct subcommand subcommands[] = {
 	  "  --size S    bytes per pass (default 256M, or the device if smaller)\n"
 	  "  --direct    O_DIRECT (page cache bypassed)\n" },
 	{ "pair", pair_main,
-	  "pair [--op randread|randwrite] [--bs 4k] [--ops 256] [--size S]\n"
+	  "pair [--op randread|randwrite] [--bs 4k] [--qd 1] [--ops 256] [--size S]\n"
 	  "          TARGET TARGET...",
-	  "  Random O_DIRECT I/O at queue depth 1 on the targets in turn: each\n"
-	  "  round (a run; 101 by default), every target does the same --ops\n"
-	  "  offsets, so a drifting host weighs on all alike. Per target: IOPS,\n"
-	  "  and the median over rounds of the first target's IOPS over this\n"
-	  "  one's, its 95% interval (sign test) and the rounds the first led.\n"
-	  "  Every block is written once, untimed, before the rounds.\n"
+	  "  Random O_DIRECT I/O on the targets in turn: each round (a run; 101\n"
+	  "  by default), every target does the same --ops offsets, so a\n"
+	  "  drifting host weighs on all alike. Per target: IOPS, and the median\n"
+	  "  over rounds of the first target's IOPS over this one's, its 95%\n"
+	  "  interval (sign test) and the rounds the first led. Every block is\n"
+	  "  written once, untimed, before the rounds.\n"
 	  "  --op OP     randread (default) or randwrite\n"
 	  "  --bs S      I/O size, a multiple of 4k up to 1M (default 4k)\n"
+	  "  --qd N      I/Os in flight: 1 (default) is pread/pwrite, more\n"
+	  "              goes through io_uring (up to 128)\n"
 	  "  --ops N     I/Os per target per round (default 256)\n"
 	  "  --size S    bytes the offsets span (default 256M, or the\n"
 	  "              smallest device if smaller)\n" },

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rdbench pair: random reads or writes of one block size at queue depth 1,
- * O_DIRECT, on two or more targets in alternation. Each round, every
+ * rdbench pair: random reads or writes of one block size, O_DIRECT, one at a
+ * time or --qd at a time through io_uring, on two or more targets in
+ * alternation. Each round, every
  * target in turn does the same --ops offsets, so the figures a ratio
  * divides are milliseconds apart. On a host whose speed drifts over
  * seconds (shared, or emulated), two long runs one after the other each
@@ -13,6 +14,7 @@
 #include "rdbench.h"
 #include "stats.h"
 #include "timing.h"
+#include "uring.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +27,7 @@ enum {
 	DIRECT_ALIGN = 4096,
 	DEFAULT_ROUNDS = 101,
 	FILL_CHUNK = 1 << 20,
+	MAX_QD = 128,
 };
 
 enum pair_op { PAIR_READ, PAIR_WRITE };
@@ -35,6 +38,7 @@ struct pair_config {
 	uint64_t bs;
 	uint64_t size;
 	unsigned long ops;
+	unsigned long qd;
 	enum pair_op op;
 };
 
@@ -43,14 +47,13 @@ enum {
 	OPT_SIZE,
 	OPT_OPS,
 	OPT_OP,
+	OPT_QD,
 };
 
 static const struct option pair_options[] = {
-	{ "bs", required_argument, NULL, OPT_BS },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "ops", required_argument, NULL, OPT_OPS },
-	{ "op", required_argument, NULL, OPT_OP },
-	{ NULL, 0, NULL, 0 },
+	{ "bs", required_argument, NULL, OPT_BS },   { "size", required_argument, NULL, OPT_SIZE },
+	{ "ops", required_argument, NULL, OPT_OPS }, { "op", required_argument, NULL, OPT_OP },
+	{ "qd", required_argument, NULL, OPT_QD },   { NULL, 0, NULL, 0 },
 };
 
 static int pair_set(void *cfg, int opt, const char *arg)
@@ -76,6 +79,8 @@ static int pair_set(void *cfg, int opt, const char *arg)
 		return 0;
 	case OPT_OPS:
 		return parse_unsigned("--ops", arg, 1, 1000000, &p->ops);
+	case OPT_QD:
+		return parse_unsigned("--qd", arg, 1, MAX_QD, &p->qd);
 	case OPT_OP:
 		if (!strcmp(arg, "randread")) {
 			p->op = PAIR_READ;
@@ -145,14 +150,26 @@ static uint64_t next_random(uint64_t *state)
 	return x * 0x2545f4914f6cdd1dull;
 }
 
-/* One burst of --ops I/Os; its rate in operations per second, or -1. */
-static int run_burst(const struct pair_target *pt, const struct pair_config *cfg, uint64_t seed,
-		     char *buf, double *ops_per_s)
-{
-	uint64_t state = seed, start = now_ns();
+/* The random offsets of one burst: the same sequence on every target */
+struct burst_offsets {
+	uint64_t state;
+	uint64_t blocks;
+	uint64_t bs;
+};
 
+static uint64_t next_offset(void *arg)
+{
+	struct burst_offsets *o = arg;
+
+	return next_random(&o->state) % o->blocks * o->bs;
+}
+
+/* One at a time, as fio's psync engine. */
+static int burst_sync(const struct pair_target *pt, const struct pair_config *cfg,
+		      struct burst_offsets *offsets, char *buf)
+{
 	for (unsigned long i = 0; i < cfg->ops; i++) {
-		off_t off = (off_t)(next_random(&state) % pt->blocks * cfg->bs);
+		off_t off = (off_t)next_offset(offsets);
 		ssize_t n;
 
 		if (rdbench_stop)
@@ -164,9 +181,27 @@ static int run_burst(const struct pair_target *pt, const struct pair_config *cfg
 		if (n != (ssize_t)cfg->bs) {
 			if (n >= 0)
 				errno = EIO;
-			return target_fail(pt->t, cfg->op == PAIR_READ ? "read" : "write");
+			return -1;
 		}
 	}
+	return 0;
+}
+
+/* One burst of --ops I/Os; its rate in operations per second, or -1. */
+static int run_burst(const struct pair_target *pt, const struct pair_config *cfg,
+		     struct uring *ring, uint64_t seed, char *bufs, double *ops_per_s)
+{
+	struct burst_offsets offsets = { seed, pt->blocks, cfg->bs };
+	uint64_t start = now_ns();
+	int err;
+
+	if (ring)
+		err = uring_run(ring, pt->fd, cfg->op == PAIR_WRITE, bufs, cfg->bs, cfg->ops,
+				next_offset, &offsets, &rdbench_stop);
+	else
+		err = burst_sync(pt, cfg, &offsets, bufs);
+	if (err)
+		return target_fail(pt->t, cfg->op == PAIR_READ ? "read" : "write");
 	*ops_per_s = cfg->ops / elapsed_s(start, now_ns());
 	return 0;
 }
@@ -181,6 +216,7 @@ static void add_columns(struct table *t)
 		{ "path", TABLE_TEXT | TABLE_MACHINE_ONLY },
 		{ "op", TABLE_TEXT },
 		{ "bs", TABLE_TEXT },
+		{ "qd", TABLE_NUMBER },
 		{ "bs_bytes", TABLE_NUMBER | TABLE_MACHINE_ONLY },
 		{ "size_bytes", TABLE_NUMBER | TABLE_MACHINE_ONLY },
 		{ "ops_per_round", TABLE_NUMBER | TABLE_MACHINE_ONLY },
@@ -255,6 +291,7 @@ static void add_rows(struct table *table, const struct common *c, const struct p
 		table_cell(table, "%s", t->path);
 		table_cell(table, "%s", pair_op_names[cfg->op]);
 		table_cell(table, "%s", label);
+		table_cell(table, "%lu", cfg->qd);
 		table_cell(table, "%llu", (unsigned long long)cfg->bs);
 		table_cell(table, "%llu", (unsigned long long)size);
 		table_cell(table, "%lu", cfg->ops);
@@ -265,7 +302,7 @@ static void add_rows(struct table *table, const struct common *c, const struct p
 
 /* Every round, each target in turn from a rotating first one. */
 static int run_rounds(const struct common *c, const struct pair_config *cfg,
-		      struct pair_target *pts, char *buf, double *iops)
+		      struct pair_target *pts, struct uring *ring, char *bufs, double *iops)
 {
 	size_t n = c->ntargets;
 
@@ -275,7 +312,7 @@ static int run_rounds(const struct common *c, const struct pair_config *cfg,
 		for (size_t k = 0; k < n; k++) {
 			size_t i = (r + k) % n;
 
-			if (run_burst(&pts[i], cfg, seed, buf, &iops[i * c->runs + r]))
+			if (run_burst(&pts[i], cfg, ring, seed, bufs, &iops[i * c->runs + r]))
 				return -1;
 		}
 		if (!(r % 10) || r + 1 == c->runs)
@@ -287,11 +324,12 @@ static int run_rounds(const struct common *c, const struct pair_config *cfg,
 
 int pair_main(int argc, char **argv)
 {
-	struct pair_config cfg = { .bs = 4096, .ops = 256, .op = PAIR_READ };
+	struct pair_config cfg = { .bs = 4096, .ops = 256, .qd = 1, .op = PAIR_READ };
 	struct subcommand_options sub = { pair_options, pair_set, &cfg };
 	struct pair_target *pts = NULL;
 	struct table *table = NULL;
-	uint64_t size = UINT64_MAX;
+	struct uring *ring = NULL;
+	uint64_t size = UINT64_MAX, buf_len;
 	double *iops = NULL;
 	char *buf = NULL;
 	struct common c;
@@ -307,9 +345,11 @@ int pair_main(int argc, char **argv)
 		c.runs = DEFAULT_ROUNDS;
 	pts = calloc(c.ntargets, sizeof(*pts));
 	iops = calloc(c.ntargets * c.runs, sizeof(*iops));
-	if (!pts || !iops || posix_memalign((void **)&buf, DIRECT_ALIGN, FILL_CHUNK))
+	/* the fill's chunk, or one buffer per I/O in flight */
+	buf_len = cfg.qd * cfg.bs > FILL_CHUNK ? cfg.qd * cfg.bs : FILL_CHUNK;
+	if (!pts || !iops || posix_memalign((void **)&buf, DIRECT_ALIGN, buf_len))
 		die_errno(EXIT_RUN_FAILED, "out of memory");
-	memset(buf, 'p', FILL_CHUNK);
+	memset(buf, 'p', buf_len);
 	for (size_t i = 0; i < c.ntargets; i++) {
 		pts[i].fd = -1;
 		pts[i].t = &c.targets[i];
@@ -332,12 +372,19 @@ int pair_main(int argc, char **argv)
 		goto out_cleanup;
 	}
 	ret = EXIT_RUN_FAILED;
+	if (cfg.qd > 1) {
+		ring = uring_open(cfg.qd);
+		if (!ring) {
+			errmsg_errno("--qd %lu: cannot set up io_uring", cfg.qd);
+			goto out_cleanup;
+		}
+	}
 	for (size_t i = 0; i < c.ntargets; i++) {
 		pts[i].blocks = size / cfg.bs;
 		if (open_and_fill(&pts[i], size, buf))
 			goto out_cleanup;
 	}
-	if (run_rounds(&c, &cfg, pts, buf, iops))
+	if (run_rounds(&c, &cfg, pts, ring, buf, iops))
 		goto out_cleanup;
 	table = report_new(&c);
 	add_columns(table);
@@ -346,6 +393,7 @@ int pair_main(int argc, char **argv)
 	table = NULL;
 out_cleanup:
 	table_free(table);
+	uring_close(ring);
 	for (size_t i = 0; pts && i < c.ntargets; i++)
 		if (pts[i].fd >= 0)
 			close(pts[i].fd);
