@@ -7,6 +7,11 @@
  * Each round copies 1 MiB as 256 pages, each between two pages of its own
  * as a bio's are, with every routine in turn; the order rotates from round
  * to round so that no routine always runs first.
+ *
+ * With spread_mib=N, each round instead copies one source page, as a
+ * benchmark's buffer is, into 256 pages drawn at random from N MiB, as
+ * random I/O over a RAM disk of that size lands: what a copy costs when
+ * its destination is cold (under TCG, a miss in the emulator's TLB too).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -14,6 +19,7 @@
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
 
@@ -23,6 +29,28 @@
 #define COPYTIME_ROUNDS 15
 
 static struct page *copytime_src[COPYTIME_PAGES], *copytime_dst[COPYTIME_PAGES];
+
+static unsigned int copytime_spread_mib;
+module_param_named(spread_mib, copytime_spread_mib, uint, 0444);
+MODULE_PARM_DESC(spread_mib, "Copy into random pages of this many MiB (default 0: 256 fixed pairs)");
+
+static struct page **copytime_pool;
+static unsigned int copytime_pool_pages;
+/* the pool pages a round copies into, drawn before the clock starts */
+static unsigned int copytime_pick[COPYTIME_PAGES];
+static u64 copytime_seed = 0x9e3779b97f4a7c15ull;
+
+static void copytime_draw(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < COPYTIME_PAGES; i++) {
+		copytime_seed ^= copytime_seed << 13;
+		copytime_seed ^= copytime_seed >> 7;
+		copytime_seed ^= copytime_seed << 17;
+		copytime_pick[i] = copytime_seed % copytime_pool_pages;
+	}
+}
 
 /* through a pointer, so the compiler cannot put its own string move inline */
 static void *(*volatile copytime_memcpy)(void *, const void *, size_t) = memcpy;
@@ -142,12 +170,22 @@ static unsigned int copytime_avx_batch(enum copytime_routine r)
 
 static u64 copytime_round(enum copytime_routine r)
 {
-	u64 start = ktime_get_ns();
 	unsigned int i;
+	u64 start;
 
+	if (copytime_pool)
+		copytime_draw();
+	start = ktime_get_ns();
 	for (i = 0; i < COPYTIME_PAGES; i++) {
-		void *dst = page_address(copytime_dst[i]);
-		void *src = page_address(copytime_src[i]);
+		void *dst, *src;
+
+		if (copytime_pool) {
+			dst = page_address(copytime_pool[copytime_pick[i]]);
+			src = page_address(copytime_src[0]);
+		} else {
+			dst = page_address(copytime_dst[i]);
+			src = page_address(copytime_src[i]);
+		}
 
 		switch (r) {
 		case CT_MEMCPY:
@@ -185,6 +223,12 @@ static void copytime_free(void)
 {
 	unsigned int i;
 
+	for (i = 0; copytime_pool && i < copytime_pool_pages; i++)
+		if (copytime_pool[i])
+			__free_page(copytime_pool[i]);
+	kvfree(copytime_pool);
+	copytime_pool = NULL;
+
 	for (i = 0; i < COPYTIME_PAGES; i++) {
 		if (copytime_src[i])
 			__free_page(copytime_src[i]);
@@ -211,6 +255,22 @@ static int __init copytime_init(void)
 			return -ENOMEM;
 		}
 		memset(page_address(copytime_src[i]), i, PAGE_SIZE);
+	}
+	if (copytime_spread_mib) {
+		copytime_pool_pages = copytime_spread_mib << (20 - PAGE_SHIFT);
+		copytime_pool = kvcalloc(copytime_pool_pages, sizeof(*copytime_pool), GFP_KERNEL);
+		if (!copytime_pool) {
+			copytime_free();
+			return -ENOMEM;
+		}
+		for (i = 0; i < copytime_pool_pages; i++) {
+			copytime_pool[i] = alloc_page(GFP_KERNEL);
+			if (!copytime_pool[i]) {
+				copytime_free();
+				return -ENOMEM;
+			}
+		}
+		pr_info("destinations drawn at random from %u MiB\n", copytime_spread_mib);
 	}
 	for (round = 0; round < COPYTIME_ROUNDS; round++) {
 		for (i = 0; i < nr; i++) {
