@@ -18,6 +18,8 @@ expect_refusal 2 "unknown option '--fast'" --fast
 expect_refusal 2 "--reps takes a number from 1" --reps 0
 expect_refusal 2 "--runs takes a number from 1 to 1000" --runs 1001
 expect_refusal 2 "--runs takes a number from 1 to 1000" --runs x
+expect_refusal 2 "--span takes MiB from 1 to 128" --span 0
+expect_refusal 2 "--span takes MiB from 1 to 128" --span 129
 
 built=0
 for k in ${KVERS:-6.1 6.12 7}; do
