@@ -2,9 +2,8 @@
 /*
  * rdbench pair: random reads or writes of one block size, O_DIRECT, one at a
  * time or --qd at a time through io_uring, on two or more targets in
- * alternation. Each round, every
- * target in turn does the same --ops offsets, so the figures a ratio
- * divides are milliseconds apart. On a host whose speed drifts over
+ * alternation. Each round, every target in turn does the same --ops
+ * offsets, so the figures a ratio divides are milliseconds apart. On a host whose speed drifts over
  * seconds (shared, or emulated), two long runs one after the other each
  * see a different host; two bursts of one round see the same one. The
  * median of the per-round ratios, and the sign test's interval for it,
@@ -242,7 +241,7 @@ static void number_cell(struct table *t, const struct common *c, double v, const
 
 /*
  * The cells comparing target 0 with target i: the median over rounds of
- * iops[0][r] / iops[i][r], the sign test's 95% interval for it (empty
+ * iops[0][r] / iops[i][r], the sign test's 95% interval for it ("-"
  * below six rounds), and the rounds in which target 0 was faster.
  */
 static void ratio_cells(struct table *t, const struct common *c, const double *iops, size_t i)
