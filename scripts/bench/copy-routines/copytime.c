@@ -32,7 +32,8 @@ static struct page *copytime_src[COPYTIME_PAGES], *copytime_dst[COPYTIME_PAGES];
 
 static unsigned int copytime_spread_mib;
 module_param_named(spread_mib, copytime_spread_mib, uint, 0444);
-MODULE_PARM_DESC(spread_mib, "Copy into random pages of this many MiB (default 0: 256 fixed pairs)");
+MODULE_PARM_DESC(spread_mib,
+		 "Copy into random pages of this many MiB (default 0: 256 fixed pairs)");
 
 static struct page **copytime_pool;
 static unsigned int copytime_pool_pages;
