@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: rdbench refuses non-empty directories, existing data, signatures and unwritable paths, and cleans up after Ctrl-C
+# DESCRIPTION: rdbench refuses non-empty directories, existing data, signatures, unwritable paths and device paths that do not exist, and cleans up after Ctrl-C
 . "${0%/*}/../lib/common.sh"
 
 rdbench=$RD_BIN/rdbench
@@ -157,6 +157,14 @@ for sig in INT TERM; do
 	grep -q "interrupted" "$RD_TMP/err" || fail "no interruption message after SIG$sig"
 	[ ! -e "$target" ] || fail "SIG$sig left $(find "$target" | head -n 3)"
 done
+
+# A device path that does not exist (a driver not loaded) is refused, and
+# no file appears in its place; /dev/shm is a tmpfs like any other.
+missing=/dev/rdbench-test-no-such-device-$$
+expect_refusal "no such device" bw --size 64k --bs 4k --runs 1 "$missing"
+expect_refusal "no such device" pair --size 64k --runs 1 "$missing" "$RD_TMP/pair-other"
+[ ! -e "$missing" ] || fail "a file was made at $missing"
+[ ! -e "$RD_TMP/pair-other" ] || fail "the refused pair run left its other target"
 
 # The same in a directory of the user's, with --force.
 "$rdbench" churn --preset queue --files 1000 --rounds 100000 --runs 1 --quiet \

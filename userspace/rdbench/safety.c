@@ -313,7 +313,18 @@ int target_prepare_data(struct target *t, const struct common *c, uint64_t *size
 		t->created_datafile = true;
 		return 0;
 	}
-	/* a new path is a data file of ours */
+	/*
+	 * A new path is a data file of ours, except under /dev (but for the
+	 * tmpfs at /dev/shm): there it is a device that is not there, as
+	 * when its module is not loaded, and a file in devtmpfs would measure
+	 * memory instead of the device meant.
+	 */
+	if (!strncmp(t->path, "/dev/", 5) && strncmp(t->path, "/dev/shm/", 9)) {
+		errmsg("%s: no such device (is its driver loaded?); rdbench makes no "
+		       "files under /dev",
+		       t->path);
+		return -1;
+	}
 	t->kind = TARGET_FILE;
 	fd = open(t->path, O_WRONLY | O_CREAT | O_EXCL, 0600);
 	if (fd < 0) {
