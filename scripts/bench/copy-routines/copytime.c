@@ -32,8 +32,11 @@ static struct page *copytime_src[COPYTIME_PAGES], *copytime_dst[COPYTIME_PAGES];
 
 static unsigned int copytime_spread_mib;
 module_param_named(spread_mib, copytime_spread_mib, uint, 0444);
-MODULE_PARM_DESC(spread_mib,
-		 "Copy into random pages of this many MiB (default 0: 256 fixed pairs)");
+/* 4 GiB at most: the pool's page count must fit in an unsigned int */
+#define COPYTIME_MAX_SPREAD_MIB 4096
+MODULE_PARM_DESC(
+	spread_mib,
+	"Copy into random pages of this many MiB, up to 4096 (default 0: 256 fixed pairs)");
 
 static struct page **copytime_pool;
 static unsigned int copytime_pool_pages;
@@ -244,6 +247,11 @@ static int __init copytime_init(void)
 	unsigned int i, round, nr = CT_NR;
 	enum copytime_routine r;
 
+	if (copytime_spread_mib > COPYTIME_MAX_SPREAD_MIB) {
+		pr_err("spread_mib %u is more than %d\n", copytime_spread_mib,
+		       COPYTIME_MAX_SPREAD_MIB);
+		return -EINVAL;
+	}
 	if (!boot_cpu_has(X86_FEATURE_AVX)) {
 		pr_info("no AVX: timing the general-purpose routines only\n");
 		nr = CT_AVX_1;
@@ -270,6 +278,7 @@ static int __init copytime_init(void)
 				copytime_free();
 				return -ENOMEM;
 			}
+			cond_resched();
 		}
 		pr_info("destinations drawn at random from %u MiB\n", copytime_spread_mib);
 	}

@@ -15,9 +15,12 @@
 #include <linux/sizes.h>
 #include <linux/version.h>
 
+/* 1 TiB at most: far beyond any bench, and the sector count cannot wrap */
+#define NULLBIO_MAX_MIB (1UL << 20)
+
 static unsigned long nullbio_size_mib = 128;
 module_param_named(size_mib, nullbio_size_mib, ulong, 0444);
-MODULE_PARM_DESC(size_mib, "Capacity of /dev/nullbio0 in MiB (default 128)");
+MODULE_PARM_DESC(size_mib, "Capacity of /dev/nullbio0 in MiB, 1 to 1048576 (default 128)");
 
 static int nullbio_major;
 static struct gendisk *nullbio_disk;
@@ -69,6 +72,10 @@ static int __init nullbio_init(void)
 	struct gendisk *disk;
 	int err;
 
+	if (!nullbio_size_mib || nullbio_size_mib > NULLBIO_MAX_MIB) {
+		pr_err("size_mib %lu is not from 1 to %lu\n", nullbio_size_mib, NULLBIO_MAX_MIB);
+		return -EINVAL;
+	}
 	nullbio_major = register_blkdev(0, "nullbio");
 	if (nullbio_major < 0)
 		return nullbio_major;
