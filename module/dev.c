@@ -156,7 +156,7 @@ struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name)
 			goto out_free_stats;
 		}
 	} else {
-		rd->store = rd_store_pages_create(cfg->numa_node);
+		rd->store = rd_store_pages_create(cfg->size, cfg->numa_node);
 		if (!rd->store)
 			goto out_free_stats;
 	}

@@ -49,6 +49,8 @@ struct rd_store_ops {
 	void (*destroy)(struct rd_store *store);
 	/* optional: limit_bytes or spare_target changed */
 	void (*tune)(struct rd_store *store);
+	/* optional: bytes the store spends on finding its pages */
+	long (*index_bytes)(struct rd_store *store);
 };
 
 struct rd_store {
@@ -65,7 +67,7 @@ struct rd_store {
 	unsigned int nr_spare;
 };
 
-struct rd_store *rd_store_pages_create(int numa_node);
+struct rd_store *rd_store_pages_create(u64 size, int numa_node);
 /* Attaches a reserved physical range; an ERR_PTR, logged, when refused. */
 struct rd_store *rd_store_phys_create(const struct rd_config *cfg, const char *who);
 bool rd_store_is_phys(const struct rd_store *store);

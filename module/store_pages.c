@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Sparse backing store: one page per PAGE_SIZE of the device, allocated on
- * first write and kept in an xarray indexed by page number.
+ * first write and kept in the page index (page_index.h).
  *
  * Readers and writers look pages up under RCU without a lock; only the
- * insertion of a new page and discard take the xarray lock. A page leaves
- * the xarray before it is freed, and is freed only after an RCU grace
+ * insertion of a new page and discard take the index's lock. A page leaves
+ * the index before it is freed, and is freed only after an RCU grace
  * period, so a copy that found it under rcu_read_lock() stays valid.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -20,9 +20,9 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
-#include <linux/xarray.h>
 
 #include "copy.h"
+#include "page_index.h"
 #include "store.h"
 
 atomic_long_t rd_store_total_pages = ATOMIC_LONG_INIT(0);
@@ -43,7 +43,7 @@ atomic_long_t rd_store_total_pages = ATOMIC_LONG_INIT(0);
 
 struct rd_page_store {
 	struct rd_store base;
-	struct xarray pages;
+	struct rd_page_index index;
 	/* guards spare_list and base.nr_spare */
 	spinlock_t spare_lock;
 	struct list_head spare_list;
@@ -82,7 +82,7 @@ void rd_pages_read(struct rd_store *store, u64 pos, struct page *dst, unsigned i
 	struct page *page;
 
 	rcu_read_lock();
-	page = xa_load(&ps->pages, pos >> PAGE_SHIFT);
+	page = rd_index_lookup(&ps->index, pos >> PAGE_SHIFT);
 	if (page)
 		rd_copy_to_page(dst, off, page_address(page) + offset_in_page(pos), len);
 	else
@@ -91,26 +91,31 @@ void rd_pages_read(struct rd_store *store, u64 pos, struct page *dst, unsigned i
 }
 
 /*
- * The next page of a multi-page bio, from where the walk stands. The
- * device's next page is usually the next slot of the same xarray node,
- * which xas_next() steps to without descending from the root again.
+ * Where a bio's walk stands: the leaf of the last page it looked up. The
+ * next page of the device is usually in the same leaf, one load away.
  */
-static struct page *rd_pages_lookup_next(struct xa_state *xas, pgoff_t index)
-{
-	void *entry;
+struct rd_pages_cursor {
+	struct rd_index_leaf *leaf;
+	pgoff_t leaf_first;
+};
 
-	if (index == xas->xa_index + 1 && !xas_not_node(xas->xa_node)) {
-		entry = xas_next(xas);
-	} else {
-		xas_set(xas, index);
-		entry = xas_load(xas);
+/* Forgets the leaf, which may be freed once the walk leaves RCU. */
+static void rd_pages_cursor_reset(struct rd_pages_cursor *cur)
+{
+	cur->leaf = NULL;
+	cur->leaf_first = RD_INDEX_NONE;
+}
+
+static __always_inline struct page *
+rd_pages_cursor_lookup(struct rd_page_index *ix, struct rd_pages_cursor *cur, pgoff_t index)
+{
+	pgoff_t leaf_first = index & ~(RD_INDEX_LEAF_SLOTS - 1);
+
+	if (leaf_first != cur->leaf_first) {
+		cur->leaf = rd_index_leaf(ix, index);
+		cur->leaf_first = leaf_first;
 	}
-	/* the walk met a node being freed: start again from the root */
-	while (xa_is_retry(entry)) {
-		xas_reset(xas);
-		entry = xas_load(xas);
-	}
-	return entry;
+	return cur->leaf ? rd_index_leaf_page(cur->leaf, index) : NULL;
 }
 
 /* How many spare pages the store should hold now. */
@@ -257,7 +262,8 @@ static int rd_pages_insert(struct rd_page_store *ps, u64 pos, struct page *src, 
 {
 	/* GFP_NOIO: reclaim must not recurse into block or fs I/O */
 	gfp_t gfp = nowait ? GFP_NOWAIT : GFP_NOIO;
-	struct page *page, *old;
+	struct page *page;
+	int err;
 
 	if (!rd_pages_charge(ps)) {
 		atomic_long_inc(&ps->base.alloc_failures);
@@ -266,11 +272,11 @@ static int rd_pages_insert(struct rd_page_store *ps, u64 pos, struct page *src, 
 	page = rd_pages_new(ps, offset_in_page(pos), src, off, len, gfp);
 	if (!page)
 		goto out_uncharge;
-	old = xa_cmpxchg(&ps->pages, pos >> PAGE_SHIFT, NULL, page, gfp);
-	if (likely(!old))
+	err = rd_index_insert(&ps->index, pos >> PAGE_SHIFT, page, gfp);
+	if (likely(!err))
 		return 0;
 	__free_page(page);
-	if (xa_is_err(old))
+	if (err != -EEXIST)
 		goto out_uncharge;
 	rd_pages_uncharge(ps, 1);
 	return -EEXIST;
@@ -292,7 +298,7 @@ int rd_pages_write(struct rd_store *store, u64 pos, struct page *src, unsigned i
 
 	do {
 		rcu_read_lock();
-		page = xa_load(&ps->pages, pos >> PAGE_SHIFT);
+		page = rd_index_lookup(&ps->index, pos >> PAGE_SHIFT);
 		if (likely(page)) {
 			rd_copy_from_page(page_address(page) + offset_in_page(pos), src, off, len);
 			rcu_read_unlock();
@@ -305,7 +311,7 @@ int rd_pages_write(struct rd_store *store, u64 pos, struct page *src, unsigned i
 }
 
 /*
- * A read or write bio walks the xarray once, page after page. The RCU read
+ * A read or write bio walks the index once, page after page. The RCU read
  * lock is dropped now and then, so that a 4 MiB bio does not hold back
  * grace periods (or, without preemptible RCU, preemption) for the whole
  * copy, and around the allocation of a page a write finds missing; the
@@ -319,12 +325,13 @@ int rd_pages_rw_bio(struct rd_store *store, struct bio *bio)
 	struct rd_page_store *ps = to_page_store(store);
 	bool write = op_is_write(bio_op(bio));
 	u64 pos = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
-	XA_STATE(xas, &ps->pages, pos >> PAGE_SHIFT);
+	struct rd_pages_cursor cur;
 	unsigned int batch = 0;
 	struct bvec_iter iter;
 	struct bio_vec bv;
 	int err = 0;
 
+	rd_pages_cursor_reset(&cur);
 	rcu_read_lock();
 	bio_for_each_segment(bv, bio, iter) {
 		unsigned int off = bv.bv_offset;
@@ -339,9 +346,9 @@ int rd_pages_rw_bio(struct rd_store *store, struct bio *bio)
 				batch = 0;
 				rcu_read_unlock();
 				rcu_read_lock();
-				xas_reset(&xas);
+				rd_pages_cursor_reset(&cur);
 			}
-			page = rd_pages_lookup_next(&xas, pos >> PAGE_SHIFT);
+			page = rd_pages_cursor_lookup(&ps->index, &cur, pos >> PAGE_SHIFT);
 			if (!write) {
 				if (page)
 					rd_copy_to_page(bv.bv_page, off,
@@ -360,7 +367,7 @@ int rd_pages_rw_bio(struct rd_store *store, struct bio *bio)
 					err = rd_pages_write(store, pos, bv.bv_page, off, len,
 							     nowait);
 				rcu_read_lock();
-				xas_reset(&xas);
+				rd_pages_cursor_reset(&cur);
 				if (err)
 					goto out_unlock;
 			}
@@ -380,7 +387,7 @@ static void rd_pages_zero(struct rd_page_store *ps, u64 pos, unsigned int len)
 	struct page *page;
 
 	rcu_read_lock();
-	page = xa_load(&ps->pages, pos >> PAGE_SHIFT);
+	page = rd_index_lookup(&ps->index, pos >> PAGE_SHIFT);
 	if (page)
 		memset(page_address(page) + offset_in_page(pos), 0, len);
 	rcu_read_unlock();
@@ -391,28 +398,15 @@ static void rd_pages_free_rcu(struct rcu_head *head)
 	__free_page(container_of(head, struct page, rcu_head));
 }
 
-/* Frees the pages first..last; readers may still hold them for a moment. */
+/* Readers may still hold the page for a moment. */
+static void rd_pages_free_later(struct page *page)
+{
+	call_rcu(&page->rcu_head, rd_pages_free_rcu);
+}
+
 static void rd_pages_free_range(struct rd_page_store *ps, pgoff_t first, pgoff_t last)
 {
-	XA_STATE(xas, &ps->pages, first);
-	struct page *page;
-	long freed = 0;
-
-	xas_lock(&xas);
-	xas_for_each(&xas, page, last)
-	{
-		xas_store(&xas, NULL);
-		call_rcu(&page->rcu_head, rd_pages_free_rcu);
-		freed++;
-		if (need_resched()) {
-			xas_pause(&xas);
-			xas_unlock(&xas);
-			cond_resched();
-			xas_lock(&xas);
-		}
-	}
-	xas_unlock(&xas);
-	rd_pages_uncharge(ps, freed);
+	rd_pages_uncharge(ps, rd_index_remove(&ps->index, first, last, rd_pages_free_later));
 }
 
 static void rd_pages_discard(struct rd_store *store, u64 pos, u64 len)
@@ -441,57 +435,44 @@ static void rd_pages_discard(struct rd_store *store, u64 pos, u64 len)
 static u64 rd_pages_next_extent(struct rd_store *store, u64 pos, u64 *len)
 {
 	struct rd_page_store *ps = to_page_store(store);
-	XA_STATE(xas, &ps->pages, pos >> PAGE_SHIFT);
-	unsigned long first, next;
-	struct page *page;
+	pgoff_t first, next;
 
 	rcu_read_lock();
-	page = xas_find(&xas, ULONG_MAX);
-	while (xas_retry(&xas, page))
-		page = xas_find(&xas, ULONG_MAX);
-	if (!page) {
+	first = rd_index_find(&ps->index, pos >> PAGE_SHIFT);
+	if (first == RD_INDEX_NONE) {
 		rcu_read_unlock();
 		return RD_STORE_NO_EXTENT;
 	}
-	first = xas.xa_index;
 	next = first + 1;
-	for (;;) {
-		page = xas_next(&xas);
-		if (xas_retry(&xas, page))
-			continue;
-		if (!page || xas.xa_index != next)
-			break;
+	/* runs are reported in pieces so that the lock is held briefly */
+	while (next - first < 65536 && rd_index_lookup(&ps->index, next))
 		next++;
-		/* runs are reported in pieces so that the lock is held briefly */
-		if (next - first >= 65536)
-			break;
-	}
 	rcu_read_unlock();
 	*len = (u64)(next - first) << PAGE_SHIFT;
 	return (u64)first << PAGE_SHIFT;
+}
+
+static void rd_pages_free_now(struct page *page)
+{
+	__free_page(page);
 }
 
 /* Called once no I/O can reach the store any more. */
 static void rd_pages_destroy(struct rd_store *store)
 {
 	struct rd_page_store *ps = to_page_store(store);
-	struct page *page;
 	struct page *spare, *next;
-	unsigned long index;
-	long freed = 0;
 
 	cancel_work_sync(&ps->spare_work);
 	list_for_each_entry_safe(spare, next, &ps->spare_list, lru)
 		__free_page(spare);
-	xa_for_each(&ps->pages, index, page) {
-		__free_page(page);
-		freed++;
-		/* a device of many GiB holds millions of pages */
-		cond_resched();
-	}
-	xa_destroy(&ps->pages);
-	rd_pages_uncharge(ps, freed);
+	rd_pages_uncharge(ps, rd_index_destroy(&ps->index, rd_pages_free_now));
 	kfree(ps);
+}
+
+static long rd_pages_index_bytes(struct rd_store *store)
+{
+	return atomic_long_read(&to_page_store(store)->index.bytes);
 }
 
 static const struct rd_store_ops rd_pages_ops = {
@@ -502,19 +483,23 @@ static const struct rd_store_ops rd_pages_ops = {
 	.next_extent = rd_pages_next_extent,
 	.destroy = rd_pages_destroy,
 	.tune = rd_pages_tune,
+	.index_bytes = rd_pages_index_bytes,
 };
 
-struct rd_store *rd_store_pages_create(int numa_node)
+struct rd_store *rd_store_pages_create(u64 size, int numa_node)
 {
 	struct rd_page_store *ps;
 
 	ps = kzalloc_node(sizeof(*ps), GFP_KERNEL, numa_node);
 	if (!ps)
 		return NULL;
+	if (rd_index_init(&ps->index, size >> PAGE_SHIFT, numa_node)) {
+		kfree(ps);
+		return NULL;
+	}
 	spin_lock_init(&ps->spare_lock);
 	INIT_LIST_HEAD(&ps->spare_list);
 	INIT_WORK(&ps->spare_work, rd_pages_spare_refill);
-	xa_init(&ps->pages);
 	ps->base.ops = &rd_pages_ops;
 	ps->base.numa_node = numa_node;
 	atomic_long_set(&ps->base.nr_pages, 0);

@@ -97,6 +97,16 @@ static ssize_t alloc_failures_show(struct device *dev, struct device_attribute *
 }
 static DEVICE_ATTR_RO(alloc_failures);
 
+/* Memory the index of the pages takes, on top of allocated_bytes. */
+static ssize_t index_bytes_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	struct rd_store *store = dev_to_rd(dev)->store;
+
+	return sysfs_emit(buf, "%ld\n",
+			  store->ops->index_bytes ? store->ops->index_bytes(store) : 0);
+}
+static DEVICE_ATTR_RO(index_bytes);
+
 /* Pages allocated ahead of first writes, on top of allocated_pages. */
 static ssize_t spare_pages_show(struct device *dev, struct device_attribute *attr, char *buf)
 {
@@ -156,6 +166,7 @@ static struct attribute *rd_stat_attrs[] = {
 	&dev_attr_power_cuts.attr,
 	&dev_attr_reads.attr,
 	&dev_attr_spare_pages.attr,
+	&dev_attr_index_bytes.attr,
 	&dev_attr_write_zeroes.attr,
 	&dev_attr_writes.attr,
 	NULL,

@@ -28,9 +28,9 @@ assert_eq "$pages_before" 256 "pages after the first 1 MiB"
 fault_aim_at_module
 
 # One write of 16 pages per fault, each to a region of its own, 256 KiB
-# apart: every region is the start of an xarray leaf node of its own, so
-# it needs a new node as well as its pages. The page just before it (the
-# last of the previous region's node) holds data written with no fault
+# apart: every region is the start of a leaf of the page index of its own,
+# so it needs a new leaf as well as its pages. The page just before it (the
+# last of the previous region's leaf) holds data written with no fault
 # armed; the page after it holds nothing. A block device promises nothing
 # about the range of a failed write, so each sector of it must read as
 # before (zeros) or as written, and nothing outside it may change. The
@@ -64,8 +64,8 @@ while :; do
 	echo "fault $n at offset $off: $result, pages written: $new"
 	case $result in
 	"not-reached ok" | "injected ok")
-		# no fault, or one the kernel absorbed (kmemleak's metadata,
-		# a GFP_NOWAIT xarray node retried with GFP_NOIO): whole
+		# no fault, or one the kernel absorbed (kmemleak's metadata):
+		# whole
 		cmp got.bin chunk.bin || fail "fault $n ($result): the write passed but reads back wrong"
 		;;
 	"injected EIO")

@@ -98,8 +98,8 @@ assert_eq "$(stat_ dirty_bytes)" 0 "dirty bytes after a flush with no fault"
 durable=$((durable_before + cached))
 assert_eq "$(stat_ allocated_pages)" $durable "durable pages after a flush with no fault"
 
-# 2. flushes: $npages cached pages, each destaged to a new durable page (and
-# xarray slot), in a region of its own per fault
+# 2. flushes: $npages cached pages, each destaged to a new durable page (and a
+# slot in a new leaf of the page index), in a region of its own per fault
 flush_region() { echo $((32 * 1024 * 1024 + $1 * 256 * 1024)); }
 failed=0
 n=0

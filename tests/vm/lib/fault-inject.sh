@@ -8,7 +8,7 @@
 # failslab and fail_page_alloc are restricted to calls made with the
 # module's code on the stack (require-start/require-end), so a test fails
 # the module's allocations and the kernel's allocations made on its behalf
-# (device_add_disk, xarray nodes) but nothing else. Which call fails is
+# (device_add_disk, the write cache's xarray nodes) but nothing else. Which call fails is
 # chosen per thread with /proc/thread-self/fail-nth (tests/vm/lib/fail-nth).
 
 fault_debugfs=/sys/kernel/debug
