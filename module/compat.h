@@ -12,6 +12,7 @@
 #include <linux/err.h>
 #include <linux/hrtimer.h>
 #include <linux/sizes.h>
+#include <linux/workqueue.h>
 
 #include "compat_probes.h"
 #include "ramdisk.h"
@@ -142,6 +143,19 @@ static inline void rd_compat_hrtimer_setup(struct hrtimer *timer,
 {
 	hrtimer_init(timer, clock, mode);
 	timer->function = fn;
+}
+#endif
+
+#ifdef HAVE_SYSTEM_DFL_WQ
+/* 6.17: the unbound system workqueue is system_dfl_wq; 7.x warns on the old name. */
+static inline struct workqueue_struct *rd_compat_unbound_wq(void)
+{
+	return system_dfl_wq;
+}
+#else
+static inline struct workqueue_struct *rd_compat_unbound_wq(void)
+{
+	return system_unbound_wq;
 }
 #endif
 

@@ -21,6 +21,7 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
+#include "compat.h"
 #include "copy.h"
 #include "page_index.h"
 #include "store.h"
@@ -224,7 +225,7 @@ static struct page *rd_pages_alloc(struct rd_page_store *ps, gfp_t gfp)
 	spin_unlock(&ps->spare_lock);
 	/* refill from half empty, so that the worker runs while writes go on */
 	if (target && left <= target / 2)
-		queue_work(system_unbound_wq, &ps->spare_work);
+		queue_work(rd_compat_unbound_wq(), &ps->spare_work);
 	if (page)
 		return page;
 	return alloc_pages_node(ps->base.numa_node, gfp | __GFP_NOWARN, 0);
