@@ -99,36 +99,42 @@ long rd_index_destroy(struct rd_page_index *ix, void (*release)(struct page *pag
 
 /* Leaves and nodes allocated before taking the lock, used if missing. */
 struct rd_index_spares {
+	struct rd_index_node *nodes[RD_INDEX_MAX_HEIGHT];
+	unsigned int nr_nodes;
 	struct rd_index_leaf *leaf;
-	struct rd_index_node *node;
 };
 
 /*
- * The slot for index, linking in spare leaves and nodes where the path is
- * missing one; NULL, with *need_leaf set to which kind, when a spare of
- * that kind is needed first.
+ * The slot for index. Where the path is missing a level, it is missing all
+ * the levels below too: they are linked in from the spares only when there
+ * are enough for all of them, so that a failed allocation leaves no empty
+ * node behind. Otherwise NULL, with *nodes_needed set.
  */
 static struct page __rcu **rd_index_slot_locked(struct rd_page_index *ix, pgoff_t index,
-						struct rd_index_spares *spares, bool *need_leaf)
+						struct rd_index_spares *spares,
+						unsigned int *nodes_needed)
 {
 	unsigned int shift = ix->root_shift;
 	void __rcu **slotp = &ix->root[index >> shift];
+	bool linking = false;
 
 	for (;;) {
 		bool leaf_level = shift == RD_INDEX_LEAF_SHIFT;
 		void *child = rcu_dereference_protected(*slotp, lockdep_is_held(&ix->lock));
 
 		if (!child) {
+			unsigned int nodes = (shift - RD_INDEX_LEAF_SHIFT) / RD_INDEX_NODE_SHIFT;
+
+			if (!linking && (spares->nr_nodes < nodes || !spares->leaf)) {
+				*nodes_needed = nodes;
+				return NULL;
+			}
+			linking = true;
 			if (leaf_level) {
 				child = spares->leaf;
 				spares->leaf = NULL;
 			} else {
-				child = spares->node;
-				spares->node = NULL;
-			}
-			if (!child) {
-				*need_leaf = leaf_level;
-				return NULL;
+				child = spares->nodes[--spares->nr_nodes];
 			}
 			atomic_long_add(leaf_level ? sizeof(struct rd_index_leaf) :
 						     sizeof(struct rd_index_node),
@@ -148,27 +154,31 @@ int rd_index_insert(struct rd_page_index *ix, pgoff_t index, struct page *page, 
 {
 	struct rd_index_spares spares = {};
 	struct page __rcu **slot;
-	bool need_leaf;
+	unsigned int nodes_needed;
 	int err;
 
 	if (WARN_ON_ONCE(index >= ix->nr_pages))
 		return -EIO;
 	for (;;) {
 		spin_lock(&ix->lock);
-		slot = rd_index_slot_locked(ix, index, &spares, &need_leaf);
+		slot = rd_index_slot_locked(ix, index, &spares, &nodes_needed);
 		if (slot)
 			break;
 		spin_unlock(&ix->lock);
-		/* at most one allocation per level of the tree */
-		if (need_leaf)
+		/* GFP_NOIO may sleep: allocate outside the lock */
+		err = -ENOMEM;
+		while (spares.nr_nodes < nodes_needed) {
+			spares.nodes[spares.nr_nodes] = kzalloc_node(
+				sizeof(struct rd_index_node), gfp | __GFP_NOWARN, ix->numa_node);
+			if (!spares.nodes[spares.nr_nodes])
+				goto out_free_spares;
+			spares.nr_nodes++;
+		}
+		if (!spares.leaf) {
 			spares.leaf = kzalloc_node(sizeof(*spares.leaf), gfp | __GFP_NOWARN,
 						   ix->numa_node);
-		else
-			spares.node = kzalloc_node(sizeof(*spares.node), gfp | __GFP_NOWARN,
-						   ix->numa_node);
-		if (!spares.leaf && !spares.node) {
-			err = -ENOMEM;
-			goto out_free_spares;
+			if (!spares.leaf)
+				goto out_free_spares;
 		}
 	}
 	if (rcu_access_pointer(*slot)) {
@@ -181,7 +191,8 @@ int rd_index_insert(struct rd_page_index *ix, pgoff_t index, struct page *page, 
 	spin_unlock(&ix->lock);
 out_free_spares:
 	kfree(spares.leaf);
-	kfree(spares.node);
+	while (spares.nr_nodes)
+		kfree(spares.nodes[--spares.nr_nodes]);
 	return err;
 }
 
