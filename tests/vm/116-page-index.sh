@@ -108,7 +108,7 @@ unload_module
 load_module size=1M
 hammer() {
 	local page=$1 i
-	for ((i = 0; i < 150; i++)); do
+	for ((i = 0; i < 60; i++)); do
 		put "$page" "$RD_TMP/a"
 		discard "$page"
 		zeros "$page"
