@@ -26,6 +26,8 @@ fake_disk() {
 	echo 2 >"$d/ramdisk/flushes"
 	echo 0 >"$d/ramdisk/alloc_failures"
 	echo 3 >"$d/ramdisk/spare_pages"
+	# a 4 KiB root and one 512-byte leaf
+	echo 4608 >"$d/ramdisk/index_bytes"
 }
 
 # A configuration: NAME SIZE BLOCK_SIZE MEM_LIMIT POWER INDEX.
@@ -74,6 +76,8 @@ fake_disk 0 "" 2097152
 fake_disk 1 rd0 131072
 fake_config rd0 67108864 4096 1048576 1 1
 fake_config off 1073741824 512 0 0 -1
+# another index size for ramdisk0, so that a mix-up of devices shows
+echo 5120 >"$sys/block/ramdisk0/ramdisk/index_bytes"
 
 run 0 list
 echo "$out"
@@ -99,6 +103,7 @@ if command -v jq >/dev/null; then
 		'[7,28672,1048576,2,5]' "ramdisk0 statistics"
 	assert_eq "$(jq -c '.[2] | [.device, .reads, .allocated_bytes]' <<<"$out")" \
 		'["",null,null]' "powered-off device has no statistics"
+	assert_eq "$(jq -c '[.[].index_bytes]' <<<"$out")" '[5120,4608,null]' "index_bytes"
 else
 	echo "jq missing: JSON contents not checked"
 	has "$out" '"name": "rd0"'
@@ -115,6 +120,7 @@ for spelling in rd0 ramdisk1 /dev/ramdisk1; do
 	has "$out" "mem_limit: *1048576 (1.0M)$"
 	has "$out" "numa_node: *-1 (any)$"
 	has "$out" "allocated: *5 pages, 20480 bytes (20K)$"
+	has "$out" "index_bytes: *4608 (4.5K)$"
 	has "$out" "spare: *3 pages$"
 	has "$out" "reads: *7 bios, 28672 bytes (28K)$"
 	has "$out" "writes: *5 bios, 20480 bytes (20K)$"
@@ -125,18 +131,38 @@ for spelling in rd0 ramdisk1 /dev/ramdisk1; do
 done
 run 0 info /dev/ramdisk0
 has "$out" "name: *(made at module load)"
+has "$out" "index_bytes: *5120 (5.0K)$"
 has "$out" "size: *1073741824 (1.0G)"
 has "$out" "mem_limit: *0 (unlimited)"
 run 0 info off
 has "$out" "device: *none (powered off)"
 if grep -q reads <<<"$out"; then fail "powered-off device shows statistics"; fi
+if grep -q index_bytes <<<"$out"; then fail "powered-off device shows index_bytes"; fi
 run 0 info --json off
 has "$out" '"index": -1'
+run 0 info --json rd0
+if command -v jq >/dev/null; then
+	assert_eq "$(jq -c '[.[0].index_bytes, .[0].allocated_bytes]' <<<"$out")" '[4608,20480]' \
+		"info --json index_bytes"
+else
+	has "$out" '"index_bytes": 4608'
+fi
 
 # A missing statistic (an older module) shows as unknown, not as a failure.
 rm "$sys/block/ramdisk1/ramdisk/write_zeroes"
 run 0 info rd0
 has "$out" "write_zeroes: *unknown$"
+# index_bytes came later than the other statistics: a module without it
+# gets no index_bytes line at all, rather than "unknown", and null in JSON.
+rm "$sys/block/ramdisk1/ramdisk/index_bytes"
+run 0 info rd0
+if grep -q index_bytes <<<"$out"; then fail "index_bytes shown without its file: $out"; fi
+has "$out" "allocated: *5 pages, 20480 bytes (20K)$"
+run 0 list --json
+if command -v jq >/dev/null; then
+	assert_eq "$(jq -c '[.[].index_bytes]' <<<"$out")" '[5120,null,null]' \
+		"index_bytes without its file"
+fi
 
 # A name longer than create allows, made by hand, still lists and reads.
 long=$(printf 'L%.0s' {1..200})

@@ -22,6 +22,7 @@ assert_eq "$(field device)" "$dev" "device"
 assert_eq "$(field mem_limit)" "1048576 (1.0M)" "mem_limit"
 
 before=$(sysfs_stat "$dev" writes)
+index_before=$(sysfs_stat "$dev" index_bytes)
 dd if=/dev/urandom of="$dev" bs=64K count=4 oflag=direct status=none
 dd if="$dev" of=/dev/null bs=64K count=4 iflag=direct status=none
 sync "$dev" 2>/dev/null || blockdev --flushbufs "$dev"
@@ -42,6 +43,20 @@ bytes=$(sysfs_stat "$dev" allocated_bytes)
 field allocated | grep -q "^$pages pages, $bytes bytes (" ||
 	fail "allocated line: $(field allocated), sysfs: $pages $bytes"
 assert_eq "$(field flushes)" "$(sysfs_stat "$dev" flushes)" "flushes line"
+# The first write to a leaf's range adds that leaf to the index; info and
+# list --json show what sysfs says, whatever the sizes of root and leaf.
+index=$(sysfs_stat "$dev" index_bytes)
+[ "$index" -gt "$index_before" ] || fail "index_bytes $index after 256K written (before: $index_before)"
+field index_bytes | grep -q "^$index\( ([0-9.]*[0-9KM])\)\?$" ||
+	fail "index_bytes line: $(field index_bytes), sysfs: $index"
+if command -v jq >/dev/null; then
+	"$ctl" list --json >"$RD_TMP/json"
+	assert_eq "$(jq --arg dev "$dev" '.[] | select(.device == $dev) | .index_bytes' "$RD_TMP/json")" \
+		"$index" "list --json index_bytes"
+else
+	"$ctl" info --json "$dev" | grep -q "\"index_bytes\": $index,\?$" ||
+		fail "info --json index_bytes: $("$ctl" info --json "$dev" | grep index_bytes)"
+fi
 
 if command -v blkdiscard >/dev/null; then
 	blkdiscard -o 0 -l 1M "$dev"

@@ -103,6 +103,8 @@ static void load_stats(struct rd_device *d)
 	d->has_allocated = !sysfs_read_u64(path, &d->allocated_pages);
 	stat_path(path, sizeof(path), d->index, "allocated_bytes");
 	d->has_allocated &= !sysfs_read_u64(path, &d->allocated_bytes);
+	stat_path(path, sizeof(path), d->index, "index_bytes");
+	d->has_index_bytes = !sysfs_read_u64(path, &d->index_bytes);
 	stat_path(path, sizeof(path), d->index, "reads");
 	d->has_reads = !sysfs_read_u64_pair(path, &d->reads, &d->read_bytes);
 	stat_path(path, sizeof(path), d->index, "writes");

@@ -111,6 +111,9 @@ static void print_info(const struct rd_device *d)
 		      d->allocated_bytes, human_suffix(d->allocated_bytes, h, sizeof(h)));
 	else
 		unknown("allocated:");
+	/* a module older than the page index has no such file: nothing to show */
+	if (d->has_index_bytes)
+		bytes_field("index_bytes:", true, d->index_bytes);
 	/* a module older than spare pages has no such file: nothing to show */
 	if (d->has_spare)
 		field("spare:", "%" PRIu64 " pages", d->spare_pages);

@@ -135,6 +135,7 @@ static const struct json_field json_fields[] = {
 	S64("numa_node", numa_node, has_node),
 	U64("allocated_pages", allocated_pages, has_allocated),
 	U64("allocated_bytes", allocated_bytes, has_allocated),
+	U64("index_bytes", index_bytes, has_index_bytes),
 	U64("spare_pages", spare_pages, has_spare),
 	U64("reads", reads, has_reads),
 	U64("read_bytes", read_bytes, has_reads),

@@ -64,6 +64,9 @@ struct rd_device {
 	uint64_t allocated_pages, allocated_bytes;
 	/* pages allocated ahead of first writes, not in allocated_pages */
 	uint64_t spare_pages;
+	/* memory of the page index (root, nodes, leaves), not in allocated_bytes */
+	bool has_index_bytes;
+	uint64_t index_bytes;
 	uint64_t reads, read_bytes, writes, write_bytes;
 	uint64_t discards, discard_bytes, write_zeroes, write_zeroes_bytes;
 	bool has_reads, has_writes, has_discards, has_write_zeroes;
