@@ -8,9 +8,14 @@ mod=$RD_TOP/build/kernels/$kver/selftest/rd_selftest_hang.ko
 [ -f "$mod" ] || fail "$mod is missing (scripts/build-module $kver)"
 # The module sleeps longer than the guest may live: only the hang watch can
 # end this run with the hung-task message rather than the timeout's.
+# khungtaskd reports a task that two checks T s apart find blocked, so
+# about 2T s after insmod; T=2 is enough for a task that never wakes.
+# After the report guest-init dumps the blocked tasks' stacks within about
+# 7 s (a 5 s poll, sysrq w, 1 s); the runner sees the report 0-5 s late and
+# stops the guest 12 s after that, which leaves that dump 5 s to spare.
 status=0
-RD_VM_HANG_GRACE=20 vm_run -- sh -c \
-	"echo 5 >/proc/sys/kernel/hung_task_timeout_secs && insmod $mod sleep_secs=100000" \
+RD_VM_HANG_GRACE=12 vm_run -- sh -c \
+	"echo 2 >/proc/sys/kernel/hung_task_timeout_secs && insmod $mod sleep_secs=100000" \
 	>"$RD_TMP/out" 2>&1 || status=$?
 cat "$RD_TMP/out"
 assert_eq "$status" 125 "exit status after a hung task"
