@@ -19,7 +19,10 @@ settle_memory() {
 load_module nr_devices=0
 
 # Cycle 0 warms slab caches, udev and sysfs up; the baseline follows it.
-for cycle in 0 1 2 3; do
+# Two measured cycles show that what one cycle gave back stays given back
+# through the next; a third would repeat the second. A device leaked in
+# any cycle holds 45 MiB or more, above the tolerance below.
+for cycle in 0 1 2; do
 	if [ $cycle = 1 ]; then
 		settle_memory
 		before=$(mem_available_kib)
