@@ -13,5 +13,8 @@ script='if [ "$RD_VM_BOOT" = 1 ]; then
 fi
 [ ! -e /tmp/first-boot-mark ] || { echo "no reboot happened"; exit 1; }
 echo "second boot"'
-out=$(vm_run --reboot -- bash -c "$script")
+status=0
+out=$(vm_run --reboot -- bash -c "$script") || status=$?
 assert_eq "$out" "second boot" "output after the reboot"
+# 001 leaves the status of a passing command to this test.
+assert_eq "$status" 0 "exit status of a passing command"
