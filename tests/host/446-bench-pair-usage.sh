@@ -5,16 +5,6 @@
 
 top=$(cd "${0%/*}/../.." && pwd -P)
 
-# WANT MESSAGE CMD ARGS...: CMD exits with WANT and says MESSAGE on stderr
-expect_refusal() {
-	local want=$1 message=$2 status=0
-	shift 2
-	"$@" >/dev/null 2>"$RD_TMP/err" || status=$?
-	echo "$* -> $status: $(head -n 1 "$RD_TMP/err")"
-	assert_eq "$status" "$want" "exit status of $*"
-	grep -qF -- "$message" "$RD_TMP/err" || fail "$* did not say '$message': $(cat "$RD_TMP/err")"
-}
-
 pair=$top/scripts/bench/pair
 expect_refusal 2 "unknown option '--fast'" "$pair" --fast
 expect_refusal 2 "--runs takes a whole number from 1 to 1000" "$pair" --runs 0

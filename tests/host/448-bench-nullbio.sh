@@ -5,21 +5,12 @@
 
 run=$RD_TOP/scripts/bench/nullbio/run
 
-# WANT MESSAGE ARGS...: run exits with WANT and says MESSAGE on stderr
-expect_refusal() {
-	local want=$1 message=$2 status=0
-	shift 2
-	"$run" "$@" >/dev/null 2>"$RD_TMP/err" || status=$?
-	echo "run $* -> $status: $(head -n 1 "$RD_TMP/err")"
-	assert_eq "$status" "$want" "exit status of run $*"
-	grep -qF -- "$message" "$RD_TMP/err" || fail "run $* did not say '$message': $(cat "$RD_TMP/err")"
-}
-expect_refusal 2 "unknown option '--fast'" --fast
-expect_refusal 2 "--reps takes a number from 1" --reps 0
-expect_refusal 2 "--runs takes a number from 1 to 1000" --runs 1001
-expect_refusal 2 "--runs takes a number from 1 to 1000" --runs x
-expect_refusal 2 "--span takes MiB from 1 to 128" --span 0
-expect_refusal 2 "--span takes MiB from 1 to 128" --span 129
+expect_refusal 2 "unknown option '--fast'" "$run" --fast
+expect_refusal 2 "--reps takes a number from 1" "$run" --reps 0
+expect_refusal 2 "--runs takes a number from 1 to 1000" "$run" --runs 1001
+expect_refusal 2 "--runs takes a number from 1 to 1000" "$run" --runs x
+expect_refusal 2 "--span takes MiB from 1 to 128" "$run" --span 0
+expect_refusal 2 "--span takes MiB from 1 to 128" "$run" --span 129
 
 built=0
 for k in ${KVERS:-6.1 6.12 7}; do

@@ -6,20 +6,11 @@
 run=$RD_TOP/scripts/bench/profile/run
 report=$RD_TOP/scripts/bench/profile/report.py
 
-# WANT MESSAGE ARGS...: run exits with WANT and says MESSAGE on stderr
-expect_refusal() {
-	local want=$1 message=$2 status=0
-	shift 2
-	"$run" "$@" >/dev/null 2>"$RD_TMP/err" || status=$?
-	echo "run $* -> $status: $(head -n 1 "$RD_TMP/err")"
-	assert_eq "$status" "$want" "exit status of run $*"
-	grep -qF -- "$message" "$RD_TMP/err" || fail "run $* did not say '$message': $(cat "$RD_TMP/err")"
-}
-expect_refusal 2 "unknown option '--fast'" --fast
-expect_refusal 2 "--op takes randread or randwrite" --op read
-expect_refusal 2 "--runs takes a number from 1 to 1000" --runs 1001
-expect_refusal 2 "--runs takes a number from 1 to 1000" --runs 0
-expect_refusal 2 "--top takes a number from 1 to 999" --top x
+expect_refusal 2 "unknown option '--fast'" "$run" --fast
+expect_refusal 2 "--op takes randread or randwrite" "$run" --op read
+expect_refusal 2 "--runs takes a number from 1 to 1000" "$run" --runs 1001
+expect_refusal 2 "--runs takes a number from 1 to 1000" "$run" --runs 0
+expect_refusal 2 "--top takes a number from 1 to 999" "$run" --top x
 
 # perf report --sort dso,sym -t TAB, as the guest writes it
 tab=$'\t'

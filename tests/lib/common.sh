@@ -135,3 +135,14 @@ vm_reboot() {
 	sleep 60
 	fail "reboot -f returned"
 }
+
+# expect_refusal WANT MESSAGE COMMAND...: COMMAND exits with WANT and says
+# MESSAGE on stderr (the bench scripts' usage checks)
+expect_refusal() {
+	local want=$1 message=$2 status=0
+	shift 2
+	"$@" >/dev/null 2>"$RD_TMP/err" || status=$?
+	echo "$* -> $status: $(head -n 1 "$RD_TMP/err")"
+	assert_eq "$status" "$want" "exit status of $*"
+	grep -qF -- "$message" "$RD_TMP/err" || fail "$* did not say '$message': $(cat "$RD_TMP/err")"
+}
