@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: rdbench pair on ramdisk and brd writes every block of the span before it measures and compares the two round by round; scripts/bench/pair-guest runs its six jobs on ramdisk, brd and null_blk and leaves nothing loaded
+# KERNELS: first
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd python3

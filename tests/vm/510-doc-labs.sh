@@ -2,6 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: every command the labs mark doc-test: vm runs as shown, lab by lab, and leaves nothing behind
 # VMOPTS: --cpus 1
+# KERNELS: first
+# The labs type the same commands on every kernel, and what they drive in the
+# module is tested on each kernel by other tests: one run saves CI a boot and
+# about 80 s on each of the other kernels.
 # One vCPU: lab 2 switches ftrace tracers, which rewrites kernel code while
 # it runs, and under QEMU's multi-threaded TCG with two vCPUs that wedged the
 # guest in 3 runs of 14 (a soft lockup in the cross-CPU call that the

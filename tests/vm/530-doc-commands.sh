@@ -1,6 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: every block marked doc-test: vm outside the labs (README, admin guide) and the EXAMPLES of ramdiskctl(8) and rdbench(1) run as shown and leave nothing behind
+# KERNELS: first
+# The text is the same on every kernel, and what it drives in the module is
+# tested on each kernel by other tests: one run saves CI a minute a kernel.
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd python3 mkfs.ext4 sfdisk blkdiscard udevadm lsblk
