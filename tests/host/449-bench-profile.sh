@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: the profile bench refuses bad options before booting anything, and its report sorts each driver's samples into copy, own code, lookup, RCU and the rest
+# DESCRIPTION: the profile bench refuses bad options before booting anything, and its report sorts each driver's samples into copy (or inline), own code, lookup, RCU and the rest, and estimates the ratio of the times per I/O
 . "${0%/*}/../lib/common.sh"
 
 run=$RD_TOP/scripts/bench/profile/run
@@ -43,9 +43,20 @@ expect_group "driver's own code" 7.00 6.00
 expect_group "xarray lookup" 0.00 5.00
 expect_group "RCU read side" 2.50 0.00
 expect_group "rest of the I/O" 3.00 2.00
+expect_group "the driver: all but the rest" 29.50 29.00
+grep -qx "brd's time per I/O over ramdisk's, if the rest takes both as long: 1.500" "$RD_TMP/out" ||
+	fail "no ratio of the times per I/O from the rest's shares (3.00 / 2.00)"
 grep -qE '^ +20\.00% +rd_copy_page_unrolled +18\.00% +memcpy_orig$' "$RD_TMP/out" ||
 	fail "the heaviest symbols are not listed side by side"
 assert_eq "$(grep -cE '^ +[0-9.]+% +[a-z_]' "$RD_TMP/out")" 2 "symbol lines for --top 2"
+
+# 6.12 inlines brd's memcpy() into brd_submit_bio(): no copy symbol at all
+grep -v memcpy_orig "$RD_TMP/brd.report" >"$RD_TMP/brd-inline.report"
+python3 "$report" "$RD_TMP/ramdisk.report" "$RD_TMP/brd-inline.report" 2 >"$RD_TMP/out" ||
+	fail "report.py failed on an inlined copy: $(cat "$RD_TMP/out")"
+grep -qE '^copy +20\.00% +inline$' "$RD_TMP/out" ||
+	fail "an inlined copy shows as no copy: $(grep '^copy' "$RD_TMP/out")"
+expect_group "the driver: all but the rest" 29.50 11.00
 
 : >"$RD_TMP/empty.report"
 status=0

@@ -4,6 +4,13 @@
 into the shares that bear on a driver's cost, then lists the heaviest
 symbols of each side by side.
 
+A copy the compiler inlined into the driver (brd's memcpy() on 6.12) has
+no symbol of its own: its share is then part of the driver's code, and the
+copy's line says "inline". The driver's total is comparable either way, and
+the rest of the I/O (system call, block layer, rdbench) is the same work
+for both drivers, so the ratio of the rest's shares estimates the ratio of
+their times per I/O.
+
 usage: report.py RAMDISK_REPORT BRD_REPORT TOP
 """
 import re
@@ -57,10 +64,24 @@ def main():
     for driver, rows in tables.items():
         if not rows:
             sys.exit(f"profile: no samples in {driver}'s report")
+    shares = {d: {name: sum(r[0] for r in rows if group(r, d) == name) for name in GROUPS}
+              for d, rows in tables.items()}
     print(f"{'share of the samples on the I/O vCPU':40} {'ramdisk':>8} {'brd':>8}")
     for name in GROUPS:
-        shares = [sum(r[0] for r in tables[d] if group(r, d) == name) for d in DRIVERS]
-        print(f"{name:40} {shares[0]:7.2f}% {shares[1]:7.2f}%")
+        cells = []
+        for driver in DRIVERS:
+            share = shares[driver][name]
+            if name == "copy" and share == 0 and shares[driver]["driver's own code"] > 0:
+                cells.append(f"{'inline':>8}")
+            else:
+                cells.append(f"{share:7.2f}%")
+        print(f"{name:40} {' '.join(cells)}")
+    totals = [sum(shares[d][name] for name in GROUPS[:-1]) for d in DRIVERS]
+    print(f"{'the driver: all but the rest':40} {totals[0]:7.2f}% {totals[1]:7.2f}%")
+    rest = [shares[d][GROUPS[-1]] for d in DRIVERS]
+    if rest[1] > 0:
+        print(f"brd's time per I/O over ramdisk's, if the rest takes both as long: "
+              f"{rest[0] / rest[1]:.3f}")
     print()
     print(f"{'ramdisk':>8}  {'symbol':34} {'brd':>8}  symbol")
     for i in range(top):
