@@ -311,13 +311,15 @@ int rd_cache_flush(struct rd_cache *c)
 /*
  * Loses the cached writes. With drop_percent below 100 each cached page
  * is lost or kept whole, by a PRNG seeded from seed and the number of
- * earlier cuts, so a test can replay the same loss.
+ * earlier cuts, so a test can replay the same loss. Returns the bytes of
+ * completed writes that were lost.
  */
-void rd_cache_power_cut(struct rd_cache *c, unsigned int drop_percent, u64 seed)
+u64 rd_cache_power_cut(struct rd_cache *c, unsigned int drop_percent, u64 seed)
 {
 	struct rnd_state rnd;
 	struct rd_cache_page *cp;
 	unsigned long index;
+	u64 lost = 0;
 
 	mutex_lock(&c->lock);
 	prandom_seed_state(&rnd, seed + atomic_long_read(&c->power_cuts));
@@ -325,11 +327,13 @@ void rd_cache_power_cut(struct rd_cache *c, unsigned int drop_percent, u64 seed)
 		/* a page that cannot be kept is lost, as it would be anyway */
 		if (drop_percent < 100 && prandom_u32_state(&rnd) % 100 >= drop_percent)
 			rd_cache_page_writeback(c, index, cp, 0, RD_SECTORS_PER_PAGE);
+		lost += (u64)bitmap_weight(cp->dirty, RD_SECTORS_PER_PAGE) << SECTOR_SHIFT;
 		rd_cache_page_free(c, index, cp);
 		cond_resched();
 	}
 	atomic_long_inc(&c->power_cuts);
 	mutex_unlock(&c->lock);
+	return lost;
 }
 
 struct rd_cache *rd_cache_create(struct rd_store *durable, u64 cache_size)

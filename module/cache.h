@@ -19,7 +19,8 @@ struct rd_store *rd_cache_store(struct rd_cache *cache);
 /* 0 or the durable store's errno */
 int rd_cache_flush(struct rd_cache *cache);
 int rd_cache_make_durable(struct rd_cache *cache, u64 pos, u64 len);
-void rd_cache_power_cut(struct rd_cache *cache, unsigned int drop_percent, u64 seed);
+/* the bytes of completed writes the cut lost */
+u64 rd_cache_power_cut(struct rd_cache *cache, unsigned int drop_percent, u64 seed);
 long rd_cache_pages(struct rd_cache *cache);
 u64 rd_cache_dirty_bytes(struct rd_cache *cache);
 long rd_cache_power_cuts(struct rd_cache *cache);

@@ -87,10 +87,15 @@ static inline struct gendisk *rd_compat_alloc_disk(unsigned int block_size, int 
 #endif
 
 #ifdef HAVE_BLOCK_OPEN_GENDISK
-/* 6.5: ->open takes the gendisk and a blk_mode_t. */
+/* 6.5: ->open takes the gendisk and a blk_mode_t, ->release the gendisk alone. */
 static inline int rd_compat_open(struct gendisk *disk, blk_mode_t mode)
 {
 	return rd_dev_open(disk);
+}
+
+static inline void rd_compat_release(struct gendisk *disk)
+{
+	rd_dev_release(disk);
 }
 
 static inline int rd_compat_ioctl(struct block_device *bdev, blk_mode_t mode, unsigned int cmd,
@@ -102,6 +107,11 @@ static inline int rd_compat_ioctl(struct block_device *bdev, blk_mode_t mode, un
 static inline int rd_compat_open(struct block_device *bdev, fmode_t mode)
 {
 	return rd_dev_open(bdev->bd_disk);
+}
+
+static inline void rd_compat_release(struct gendisk *disk, fmode_t mode)
+{
+	rd_dev_release(disk);
 }
 
 static inline int rd_compat_ioctl(struct block_device *bdev, fmode_t mode, unsigned int cmd,

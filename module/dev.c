@@ -116,11 +116,21 @@ int rd_dev_open(struct gendisk *disk)
 	return 0;
 }
 
+/* Called under disk->open_mutex, after every close. */
+void rd_dev_release(struct gendisk *disk)
+{
+	struct rd_device *rd = disk->private_data;
+
+	if (!disk_openers(disk))
+		clear_bit(RD_LOST_WRITES, &rd->flags);
+}
+
 /* An open device pins the module (.owner), so rmmod gets EBUSY. */
 static const struct block_device_operations rd_fops = {
 	.owner = THIS_MODULE,
 	.submit_bio = rd_submit_bio,
 	.open = rd_compat_open,
+	.release = rd_compat_release,
 	.ioctl = rd_compat_ioctl,
 	.compat_ioctl = blkdev_compat_ptr_ioctl,
 };
@@ -135,6 +145,7 @@ struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name)
 	if (!rd)
 		return ERR_PTR(-ENOMEM);
 	strscpy(rd->name, name, sizeof(rd->name));
+	init_rwsem(&rd->power_sem);
 
 	rd->index = ida_alloc_max(&rd_index_ida, RAMDISK_MAX_DEVICES - 1, GFP_KERNEL);
 	if (rd->index < 0) {
@@ -262,14 +273,35 @@ void rd_dev_set_throttle(struct rd_device *rd, const struct rd_config *cfg)
 }
 
 /*
- * Only writeback mode holds anything volatile. Clean cached pages of the
- * block device go too, so buffered readers see the durable state.
+ * Only writeback mode holds anything volatile. The cut waits for the bios
+ * running now and holds off the next ones (power_sem), so it falls between
+ * bios. Completed writes it loses while the device is open are reported
+ * by the next flush (RD_LOST_WRITES); rd_dev_release() forgets them once
+ * the last opener has gone, as the kernel does not report a writeback
+ * error to a file opened after it.
+ *
+ * Clean cached pages of the disk and of every partition go too, so that
+ * buffered readers see the durable state; partitions come and go under
+ * open_mutex.
  */
 void rd_dev_power_cut(struct rd_device *rd, unsigned int drop_percent, u64 seed)
 {
-	if (rd->cache)
-		rd_cache_power_cut(rd->cache, drop_percent, seed);
-	invalidate_bdev(rd->disk->part0);
+	struct gendisk *disk = rd->disk;
+	struct block_device *part;
+	unsigned long idx;
+
+	mutex_lock(&disk->open_mutex);
+	if (rd->cache) {
+		down_write(&rd->power_sem);
+		/* only those who hold the device open were promised anything */
+		if (rd_cache_power_cut(rd->cache, drop_percent, seed) && disk_openers(disk))
+			set_bit(RD_LOST_WRITES, &rd->flags);
+		WRITE_ONCE(rd->power_gen, rd->power_gen + 1);
+		up_write(&rd->power_sem);
+	}
+	xa_for_each(&disk->part_tbl, idx, part)
+		invalidate_bdev(part);
+	mutex_unlock(&disk->open_mutex);
 }
 
 long rd_total_pages(void)

@@ -68,26 +68,34 @@ static blk_status_t rd_do_rw(struct rd_store *store, struct bio *bio, bool write
 	return BLK_STS_OK;
 }
 
-void rd_submit_bio(struct bio *bio)
+/*
+ * A flush: every write completed before it is durable once it completes.
+ * After a power cut that lost completed writes, the next flush reports
+ * them: the caller was promised them and must not hear they are durable.
+ */
+static blk_status_t rd_flush(struct rd_device *rd, struct rd_cache *cache)
 {
-	struct rd_device *rd = bio->bi_bdev->bd_disk->private_data;
-	struct rd_store *store = rd->store;
+	int err;
+
+	if (!cache)
+		return BLK_STS_OK;
+	err = rd_cache_flush(cache);
+	if (test_and_clear_bit(RD_LOST_WRITES, &rd->flags) && !err)
+		err = -EIO;
+	return rd_errno_to_status(err);
+}
+
+/*
+ * One bio, by operation. cache is rd->cache, passed apart so that the
+ * writethrough path, where it is a constant NULL, compiles without the
+ * cache's branches.
+ */
+static __always_inline blk_status_t rd_dispatch(struct rd_device *rd, struct rd_cache *cache,
+						struct rd_store *store, struct bio *bio)
+{
 	unsigned int bytes = bio->bi_iter.bi_size;
 	u64 pos = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
 	blk_status_t status = BLK_STS_OK;
-
-	/*
-	 * Writeback mode: data goes through the volatile cache. Its mutex and
-	 * the write-back that makes room for a page may sleep, so a caller
-	 * that must not wait is sent to retry from a context that may.
-	 */
-	if (unlikely(rd->cache)) {
-		if (bio->bi_opf & REQ_NOWAIT) {
-			bio_wouldblock_error(bio);
-			return;
-		}
-		store = rd_cache_store(rd->cache);
-	}
 
 	switch (bio_op(bio)) {
 	case REQ_OP_READ:
@@ -103,8 +111,8 @@ void rd_submit_bio(struct bio *bio)
 		 */
 		if (bio->bi_opf & (REQ_PREFLUSH | REQ_FUA))
 			this_cpu_inc(rd->stats->flushes);
-		if (unlikely(rd->cache) && (bio->bi_opf & REQ_PREFLUSH)) {
-			status = rd_errno_to_status(rd_cache_flush(rd->cache));
+		if (bio->bi_opf & REQ_PREFLUSH) {
+			status = rd_flush(rd, cache);
 			if (status)
 				break;
 		}
@@ -113,13 +121,12 @@ void rd_submit_bio(struct bio *bio)
 		status = rd_do_rw(store, bio, true);
 		this_cpu_inc(rd->stats->writes);
 		this_cpu_add(rd->stats->write_bytes, bytes);
-		if (unlikely(rd->cache) && (bio->bi_opf & REQ_FUA) && !status)
-			status = rd_errno_to_status(rd_cache_make_durable(rd->cache, pos, bytes));
+		if (cache && (bio->bi_opf & REQ_FUA) && !status)
+			status = rd_errno_to_status(rd_cache_make_durable(cache, pos, bytes));
 		break;
 	case REQ_OP_FLUSH:
 		this_cpu_inc(rd->stats->flushes);
-		if (unlikely(rd->cache))
-			status = rd_errno_to_status(rd_cache_flush(rd->cache));
+		status = rd_flush(rd, cache);
 		break;
 	case REQ_OP_DISCARD:
 		store->ops->discard(store, pos, bytes);
@@ -136,7 +143,48 @@ void rd_submit_bio(struct bio *bio)
 		status = BLK_STS_NOTSUPP;
 		break;
 	}
-	bio->bi_status = status;
+	return status;
+}
+
+/*
+ * Writeback mode: data goes through the volatile cache, whose mutex and
+ * write-back may sleep, so a caller that must not wait is sent to retry
+ * from a context that may.
+ *
+ * A power cut holds power_sem exclusively, so each bio runs wholly before
+ * or wholly after it. A bio submitted before a cut that could only run
+ * after it was interrupted by the cut: it fails, as a disk never
+ * acknowledges a command that power loss cut short.
+ */
+static blk_status_t rd_submit_bio_cached(struct rd_device *rd, struct bio *bio)
+{
+	unsigned long power_gen = READ_ONCE(rd->power_gen);
+	blk_status_t status;
+
+	down_read(&rd->power_sem);
+	if (READ_ONCE(rd->power_gen) != power_gen) {
+		this_cpu_inc(rd->stats->cut_errors);
+		status = BLK_STS_IOERR;
+	} else {
+		status = rd_dispatch(rd, rd->cache, rd_cache_store(rd->cache), bio);
+	}
+	up_read(&rd->power_sem);
+	return status;
+}
+
+void rd_submit_bio(struct bio *bio)
+{
+	struct rd_device *rd = bio->bi_bdev->bd_disk->private_data;
+
+	if (likely(!rd->cache)) {
+		bio->bi_status = rd_dispatch(rd, NULL, rd->store, bio);
+	} else if (bio->bi_opf & REQ_NOWAIT) {
+		bio_wouldblock_error(bio);
+		return;
+	} else {
+		bio->bi_status = rd_submit_bio_cached(rd, bio);
+	}
+	/* completion comes after power_sem is released: end_io may submit again */
 	if (unlikely(READ_ONCE(rd->throttled)))
 		rd_throttle_end_bio(rd->throttle, bio);
 	else

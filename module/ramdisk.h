@@ -8,6 +8,7 @@
 #include <linux/blkdev.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/rwsem.h>
 #include <linux/types.h>
 
 #include "uapi/ramdisk.h"
@@ -55,6 +56,8 @@ struct rd_stats {
 	u64 write_zeroes;
 	u64 write_zeroes_bytes;
 	u64 flushes;
+	/* bios failed because a power cut interrupted them */
+	u64 cut_errors;
 };
 
 #define RD_NAME_LEN 64
@@ -81,8 +84,20 @@ struct rd_device {
 	int index;
 	/* set under disk->open_mutex once removal has begun: opens fail */
 	bool dying;
+	/*
+	 * Writeback mode: each bio holds power_sem shared while it runs and a
+	 * power cut holds it exclusive, so that a cut falls between bios;
+	 * power_gen counts the cuts, so a bio can tell that one passed while
+	 * it waited.
+	 */
+	struct rw_semaphore power_sem;
+	unsigned long power_gen;
+	unsigned long flags; /* RD_LOST_WRITES */
 	char name[RD_NAME_LEN];
 };
+
+/* A power cut lost completed writes that no flush has reported yet. */
+#define RD_LOST_WRITES 0
 
 /* Serialises device creation and removal and configfs attribute changes. */
 extern struct mutex rd_lock;
@@ -100,6 +115,7 @@ void rd_dev_set_spare_pages(struct rd_device *rd, unsigned int pages);
 void rd_dev_set_throttle(struct rd_device *rd, const struct rd_config *cfg);
 void rd_dev_power_cut(struct rd_device *rd, unsigned int drop_percent, u64 seed);
 int rd_dev_open(struct gendisk *disk);
+void rd_dev_release(struct gendisk *disk);
 int rd_dev_major_register(void);
 void rd_dev_major_unregister(void);
 long rd_total_pages(void);

@@ -37,6 +37,7 @@ static void rd_stats_sum(struct rd_device *rd, struct rd_stats *sum)
 		sum->write_zeroes += s->write_zeroes;
 		sum->write_zeroes_bytes += s->write_zeroes_bytes;
 		sum->flushes += s->flushes;
+		sum->cut_errors += s->cut_errors;
 	}
 }
 
@@ -56,14 +57,19 @@ RD_STAT_PAIR_ATTR(writes, writes, write_bytes);
 RD_STAT_PAIR_ATTR(discards, discards, discard_bytes);
 RD_STAT_PAIR_ATTR(write_zeroes, write_zeroes, write_zeroes_bytes);
 
-static ssize_t flushes_show(struct device *dev, struct device_attribute *attr, char *buf)
-{
-	struct rd_stats sum;
+/* A file showing one count. */
+#define RD_STAT_ATTR(_name)                                                                       \
+	static ssize_t _name##_show(struct device *dev, struct device_attribute *attr, char *buf) \
+	{                                                                                         \
+		struct rd_stats sum;                                                              \
+                                                                                                  \
+		rd_stats_sum(dev_to_rd(dev), &sum);                                               \
+		return sysfs_emit(buf, "%llu\n", sum._name);                                      \
+	}                                                                                         \
+	static DEVICE_ATTR_RO(_name)
 
-	rd_stats_sum(dev_to_rd(dev), &sum);
-	return sysfs_emit(buf, "%llu\n", sum.flushes);
-}
-static DEVICE_ATTR_RO(flushes);
+RD_STAT_ATTR(flushes);
+RD_STAT_ATTR(cut_errors);
 
 static ssize_t name_show(struct device *dev, struct device_attribute *attr, char *buf)
 {
@@ -158,6 +164,7 @@ static struct attribute *rd_stat_attrs[] = {
 	&dev_attr_backing.attr,
 	&dev_attr_cache_mode.attr,
 	&dev_attr_cache_pages.attr,
+	&dev_attr_cut_errors.attr,
 	&dev_attr_dirty_bytes.attr,
 	&dev_attr_discards.attr,
 	&dev_attr_flushes.attr,

@@ -53,6 +53,7 @@ A4k=$(pattern A 4096)
 B512=$(pattern B 512)
 F4k=$(pattern F 4096)
 Z512=$(pattern '\000' 512)
+head -c 4096 /dev/zero >"$F4k.zero"
 
 power_up wb writeback
 assert_eq "$(cat /sys/block/"$sysdev"/queue/write_cache)" "write back" "queue write_cache"
@@ -77,6 +78,26 @@ assert_eq "$(sysfs_stat "$sysdev" power_cuts)" 1 "power_cuts"
 assert_eq "$(sysfs_stat "$sysdev" dirty_bytes)" 0 "dirty bytes after the cut"
 expect "$A8k" 0 "flushed data did not survive the power cut unchanged"
 expect "$Z512" 8192 "an unflushed sector survived the power cut"
+
+# A cut that loses completed writes while the device is open fails the
+# next flush, once: its openers were promised them. The report is forgotten
+# when the last opener closes, and a cut with no opener reports nothing.
+put "$B512" 4096
+udevadm settle
+exec 3<"$dev"
+echo 1 >"$cfg/wb/power_cut"
+expect_fail sync "$dev"
+sync "$dev" || fail "a second flush after one cut failed"
+put "$B512" 4096
+echo 1 >"$cfg/wb/power_cut"
+exec 3<&-
+udevadm settle
+sync "$dev" || fail "a flush after the last opener closed reported a loss"
+put "$B512" 4096
+udevadm settle
+echo 1 >"$cfg/wb/power_cut"
+sync "$dev" || fail "a flush after a cut with no opener failed"
+assert_eq "$(sysfs_stat "$sysdev" cut_errors)" 0 "cut_errors with no bio interrupted"
 
 # A FUA write (O_DSYNC on a write-back queue) is durable when it completes.
 put "$F4k" 65536 dsync
@@ -116,6 +137,32 @@ pages=$(sysfs_stat "$sysdev" cache_pages)
 echo 1 >"$cfg/wb/power_cut"
 head -c $((1048576 - 65536)) "$RD_TMP/rand" >"$RD_TMP/rand.head"
 expect "$RD_TMP/rand.head" 0 "writes pushed out of a full cache were lost"
+
+# Partitions: a cut drops every partition's cached pages, not only the
+# whole disk's, so a partition held open reads the same buffered and direct.
+echo 0 >"$cfg/wb/power"
+echo 4 >"$cfg/wb/max_part"
+echo 1 >"$cfg/wb/power"
+udevadm settle
+sysdev=ramdisk$(cat "$cfg/wb/index")
+dev=/dev/$sysdev
+echo 'start=2048, size=8192' | sfdisk -q "$dev"
+sync "$dev"
+udevadm settle
+part=${dev}p1
+[ -b "$part" ] || fail "$part missing after sfdisk"
+dd if="$A4k" of="$part" bs=4096 oflag=direct status=none
+exec 3<"$part"
+head -c 4096 "$part" | cmp -s - "$A4k" || fail "buffered read of the partition before the cut"
+echo 1 >"$cfg/wb/power_cut"
+dd if="$part" bs=4096 count=1 iflag=direct status=none | cmp -s - "$F4k.zero" ||
+	fail "the partition's cached sectors survived the cut"
+head -c 4096 "$part" | cmp -s - "$F4k.zero" ||
+	fail "buffered read of the partition after the cut shows data the cut lost"
+exec 3<&-
+udevadm settle
+echo 0 >"$cfg/wb/power"
+echo 0 >"$cfg/wb/max_part"
 
 # Writethrough: nothing is volatile, a cut loses nothing.
 power_up wt writethrough
