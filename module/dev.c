@@ -230,6 +230,23 @@ out_free_rd:
 	return ERR_PTR(err);
 }
 
+/*
+ * An orderly power-off writes the volatile cache back first, as a disk's
+ * driver flushes it at shutdown: what a device in reserved memory had
+ * cached is there at the next attach, under a header marked clean. A RAM
+ * device frees its pages next, but takes the same path, so that a
+ * failure to write back is seen the same way for both.
+ */
+static void rd_dev_write_back_at_power_off(struct rd_device *rd)
+{
+	u64 dirty = rd_cache_dirty_bytes(rd->cache);
+	int err = rd_cache_flush(rd->cache);
+
+	if (err)
+		pr_warn("ramdisk%d: writing back %llu cached bytes at power-off failed: %d\n",
+			rd->index, dirty, err);
+}
+
 /* Removes the device and frees its memory; -EBUSY while it is open. */
 int rd_dev_remove(struct rd_device *rd)
 {
@@ -248,8 +265,10 @@ int rd_dev_remove(struct rd_device *rd)
 	/* delayed completions still use the disk and the module */
 	rd_throttle_destroy(rd->throttle);
 	put_disk(disk);
-	if (rd->cache)
+	if (rd->cache) {
+		rd_dev_write_back_at_power_off(rd);
 		rd_cache_destroy(rd->cache);
+	}
 	rd->store->ops->destroy(rd->store);
 	free_percpu(rd->stats);
 	ida_free(&rd_index_ida, rd->index);
