@@ -101,7 +101,7 @@ static inline void rd_compat_release(struct gendisk *disk)
 static inline int rd_compat_ioctl(struct block_device *bdev, blk_mode_t mode, unsigned int cmd,
 				  unsigned long arg)
 {
-	return rd_ioctl(bdev->bd_disk->private_data, cmd, arg);
+	return rd_ioctl(bdev, cmd, arg);
 }
 #else
 static inline int rd_compat_open(struct block_device *bdev, fmode_t mode)
@@ -117,7 +117,7 @@ static inline void rd_compat_release(struct gendisk *disk, fmode_t mode)
 static inline int rd_compat_ioctl(struct block_device *bdev, fmode_t mode, unsigned int cmd,
 				  unsigned long arg)
 {
-	return rd_ioctl(bdev->bd_disk->private_data, cmd, arg);
+	return rd_ioctl(bdev, cmd, arg);
 }
 #endif
 

@@ -4,6 +4,11 @@
  * save reads only those instead of the whole device. In writeback mode
  * the ranges are those of the cache's view, durable or not, since a save
  * copies what a read returns.
+ *
+ * Opened on a partition, the answer is the partition's: offsets count from
+ * its first byte and nothing outside it is reported, so a save of
+ * /dev/ramdiskNpM reads the right bytes and learns nothing of its
+ * neighbours.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -14,10 +19,13 @@
 #include "ramdisk.h"
 #include "store.h"
 
-static int rd_ioctl_get_extents(struct rd_device *rd, struct ramdisk_extents __user *uarg)
+static int rd_ioctl_get_extents(struct block_device *bdev, struct ramdisk_extents __user *uarg)
 {
+	struct rd_device *rd = bdev->bd_disk->private_data;
 	struct rd_store *store = rd->cache ? rd_cache_store(rd->cache) : rd->store;
-	u64 dev_size = get_capacity(rd->disk) << SECTOR_SHIFT;
+	/* the opened range of the disk: the whole disk, or one partition */
+	u64 base = (u64)get_start_sect(bdev) << SECTOR_SHIFT;
+	u64 dev_size = base + bdev_nr_bytes(bdev);
 	struct ramdisk_extent __user *out;
 	struct ramdisk_extent cur = {};
 	struct ramdisk_extents req;
@@ -30,7 +38,8 @@ static int rd_ioctl_get_extents(struct rd_device *rd, struct ramdisk_extents __u
 	if (req.flags || !req.count || req.count > RAMDISK_EXTENTS_MAX)
 		return -EINVAL;
 	out = u64_to_user_ptr(req.extents);
-	pos = req.start;
+	/* a start past the end (or one that would wrap) finds nothing */
+	pos = req.start < dev_size - base ? base + req.start : dev_size;
 	while (pos < dev_size) {
 		start = store->ops->next_extent(store, pos, &len);
 		if (start == RD_STORE_NO_EXTENT || start >= dev_size) {
@@ -44,7 +53,7 @@ static int rd_ioctl_get_extents(struct rd_device *rd, struct ramdisk_extents __u
 		}
 		len = min(len, dev_size - start);
 		/* the store may hand back one run in pieces: join them */
-		if (have && cur.offset + cur.length == start) {
+		if (have && base + cur.offset + cur.length == start) {
 			cur.length += len;
 		} else {
 			if (have) {
@@ -54,7 +63,7 @@ static int rd_ioctl_get_extents(struct rd_device *rd, struct ramdisk_extents __u
 				if (++filled == req.count)
 					break;
 			}
-			cur.offset = start;
+			cur.offset = start - base;
 			cur.length = len;
 			have = true;
 		}
@@ -75,11 +84,11 @@ static int rd_ioctl_get_extents(struct rd_device *rd, struct ramdisk_extents __u
 	return 0;
 }
 
-int rd_ioctl(struct rd_device *rd, unsigned int cmd, unsigned long arg)
+int rd_ioctl(struct block_device *bdev, unsigned int cmd, unsigned long arg)
 {
 	switch (cmd) {
 	case RAMDISK_IOC_GET_EXTENTS:
-		return rd_ioctl_get_extents(rd, (struct ramdisk_extents __user *)arg);
+		return rd_ioctl_get_extents(bdev, (struct ramdisk_extents __user *)arg);
 	default:
 		return -ENOTTY;
 	}

@@ -121,7 +121,8 @@ void rd_dev_major_unregister(void);
 long rd_total_pages(void);
 
 /* ioctl.c */
-int rd_ioctl(struct rd_device *rd, unsigned int cmd, unsigned long arg);
+/* bdev: the whole disk or the partition the caller opened */
+int rd_ioctl(struct block_device *bdev, unsigned int cmd, unsigned long arg);
 
 /* io.c */
 void rd_submit_bio(struct bio *bio);
