@@ -126,8 +126,10 @@ static int rd_cfg_apply(struct rd_cfg *c, const char *attr, const struct rd_conf
  * One show/store pair per attribute of struct rd_config: _parse reads the
  * text, rd_config_validate() judges the whole configuration, _live says
  * whether the value may change while the device is powered.
+ * RD_CFG_ATTR() also makes the file, readable by everybody;
+ * RD_CFG_SHOW_STORE() only the pair, for a file of another mode.
  */
-#define RD_CFG_ATTR(_name, _fmt, _parse, _live)                                           \
+#define RD_CFG_SHOW_STORE(_name, _fmt, _parse, _live)                                     \
 	static ssize_t rd_cfg_##_name##_show(struct config_item *item, char *page)        \
 	{                                                                                 \
 		struct rd_cfg *c = to_rd_cfg(item);                                       \
@@ -155,7 +157,10 @@ static int rd_cfg_apply(struct rd_cfg *c, const char *attr, const struct rd_conf
 			err = rd_cfg_apply(c, #_name, &want, _live);                      \
 		mutex_unlock(&rd_lock);                                                   \
 		return err ? err : count;                                                 \
-	}                                                                                 \
+	}
+
+#define RD_CFG_ATTR(_name, _fmt, _parse, _live)       \
+	RD_CFG_SHOW_STORE(_name, _fmt, _parse, _live) \
 	CONFIGFS_ATTR(rd_cfg_, _name)
 
 RD_CFG_ATTR(bandwidth_mbps, "%u", rd_cfg_parse_uint, true);
@@ -259,7 +264,20 @@ static int rd_cfg_parse_bool(const char *who, const char *attr, const char *page
 }
 
 RD_CFG_ATTR(format, "%d", rd_cfg_parse_bool, false);
-RD_CFG_ATTR(phys_addr, "0x%llx", rd_cfg_parse_phys, false);
+
+/*
+ * A physical address is root's alone (0600), as /proc/iomem shows
+ * addresses to the administrator alone: it would help an attack on the
+ * kernel. phys_size tells no address and stays readable by everybody.
+ */
+RD_CFG_SHOW_STORE(phys_addr, "0x%llx", rd_cfg_parse_phys, false);
+static struct configfs_attribute rd_cfg_attr_phys_addr = {
+	.ca_name = "phys_addr",
+	.ca_mode = 0600,
+	.ca_owner = THIS_MODULE,
+	.show = rd_cfg_phys_addr_show,
+	.store = rd_cfg_phys_addr_store,
+};
 
 static ssize_t rd_cfg_phys_size_show(struct config_item *item, char *page)
 {

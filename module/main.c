@@ -151,7 +151,8 @@ module_param_named(spare_pages, rd_spare_pages, uint, 0444);
 MODULE_PARM_DESC(
 	spare_pages,
 	"Pages each load-time device allocates ahead of first writes, 0-4096 (default 64)");
-module_param_cb(phys_addr, &rd_phys_ops, &rd_phys_addr, 0444);
+/* an address is root's alone, as in /proc/iomem; a size tells nothing */
+module_param_cb(phys_addr, &rd_phys_ops, &rd_phys_addr, 0400);
 MODULE_PARM_DESC(phys_addr, "ramdisk0 lives in reserved memory from this physical address");
 module_param_cb(phys_size, &rd_phys_ops, &rd_phys_size, 0444);
 MODULE_PARM_DESC(phys_size, "Reserved bytes for ramdisk0, header included; 0 = RAM pages");

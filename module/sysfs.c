@@ -146,7 +146,11 @@ static ssize_t power_cuts_show(struct device *dev, struct device_attribute *attr
 }
 static DEVICE_ATTR_RO(power_cuts);
 
-/* "pages", or "phys ADDR BYTES UUID" for a device in reserved memory. */
+/*
+ * "pages", or "phys ADDR BYTES UUID" for a device in reserved memory.
+ * Root alone reads it (0400): a physical address helps an attack on the
+ * kernel, and /proc/iomem shows addresses to the administrator alone too.
+ */
 static ssize_t backing_show(struct device *dev, struct device_attribute *attr, char *buf)
 {
 	const struct rd_store *store = dev_to_rd(dev)->store;
@@ -155,7 +159,7 @@ static ssize_t backing_show(struct device *dev, struct device_attribute *attr, c
 		return sysfs_emit(buf, "pages\n");
 	return rd_store_phys_describe(store, buf, PAGE_SIZE);
 }
-static DEVICE_ATTR_RO(backing);
+static DEVICE_ATTR_ADMIN_RO(backing);
 
 static struct attribute *rd_stat_attrs[] = {
 	&dev_attr_alloc_failures.attr,

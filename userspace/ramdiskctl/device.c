@@ -72,14 +72,20 @@ static void stat_path(char *buf, size_t len, int index, const char *file)
 	path_fmt(buf, len, "%s/block/ramdisk%d/ramdisk/%s", sysfs_root(), index, file);
 }
 
-/* The sysfs "backing" line: "pages" or "phys ADDR BYTES UUID". */
+/*
+ * The sysfs "backing" line: "pages" or "phys ADDR BYTES UUID". Root alone
+ * may read it; anyone else keeps what configfs told, if anything.
+ */
 static void load_backing(struct rd_device *d, const char *path)
 {
 	char line[160], addr[32], uuid[40];
 	unsigned long long bytes;
 
-	if (sysfs_read_line(path, line, sizeof(line)))
+	if (sysfs_read_line(path, line, sizeof(line))) {
+		if (errno == EACCES || errno == EPERM)
+			d->backing_hidden = true;
 		return;
+	}
 	if (sscanf(line, "phys %31s %llu %39s", addr, &bytes, uuid) == 3) {
 		snprintf(d->backing, sizeof(d->backing), "phys@%.31s", addr);
 		snprintf(d->backing_uuid, sizeof(d->backing_uuid), "%s", uuid);
@@ -192,10 +198,15 @@ int rd_load_configured(struct rd_device *d, const char *name)
 		char addr[32];
 
 		config_path(path, sizeof(path), name, "phys_addr");
-		if (d->phys_size && !sysfs_read_line(path, addr, sizeof(addr)))
-			snprintf(d->backing, sizeof(d->backing), "phys@%.31s", addr);
-		else
+		if (!d->phys_size) {
 			snprintf(d->backing, sizeof(d->backing), "pages");
+		} else if (!sysfs_read_line(path, addr, sizeof(addr))) {
+			snprintf(d->backing, sizeof(d->backing), "phys@%.31s", addr);
+		} else {
+			/* the address is root's; the kind is not */
+			snprintf(d->backing, sizeof(d->backing), "phys");
+			d->backing_hidden = true;
+		}
 		d->has_backing = true;
 	}
 	config_path(path, sizeof(path), name, "cache_mode");

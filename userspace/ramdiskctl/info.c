@@ -92,11 +92,14 @@ static void print_info(const struct rd_device *d)
 		      d->numa_node < 0 ? " (any)" : "");
 	else
 		unknown("numa_node:");
-	if (!d->has_backing)
+	if (!d->has_backing && d->backing_hidden)
+		field("backing:", "unavailable (only root may read it)");
+	else if (!d->has_backing)
 		unknown("backing:");
 	else if (d->phys_size)
-		field("backing:", "%s, %" PRIu64 " bytes with the header%s%s", d->backing,
-		      d->phys_size, *d->backing_uuid ? ", uuid " : "", d->backing_uuid);
+		field("backing:", "%s%s, %" PRIu64 " bytes with the header%s%s", d->backing,
+		      d->backing_hidden ? " (the address only root may read)" : "", d->phys_size,
+		      *d->backing_uuid ? ", uuid " : "", d->backing_uuid);
 	else
 		field("backing:", "%s", d->backing);
 	print_emulation(d, text_field);

@@ -46,8 +46,12 @@ struct rd_device {
 	int64_t max_part;
 	uint64_t mem_limit;
 	int64_t numa_node;
-	/* "pages" or "phys@0xADDR"; has_backing false when unknown */
-	bool has_backing;
+	/*
+	 * "pages" or "phys@0xADDR"; has_backing false when unknown. Only
+	 * root reads addresses: for anyone else backing_hidden is set, and
+	 * backing is "phys" (from phys_size) or unknown.
+	 */
+	bool has_backing, backing_hidden;
 	char backing[48];
 	char backing_uuid[40]; /* "" unless the device is powered in phys memory */
 	uint64_t phys_size;
