@@ -34,7 +34,7 @@
 
 /* One run of bytes that hold data; everything else reads as zeros. */
 struct ramdisk_extent {
-	__u64 offset; /* bytes from the start of the device */
+	__u64 offset; /* bytes from the start of the device or partition opened */
 	__u64 length; /* bytes */
 };
 
