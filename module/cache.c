@@ -5,6 +5,12 @@
  * they were last made durable, so a power cut loses exactly those sectors
  * and reads see cached sectors over durable ones.
  *
+ * The copies are byte-granular: a bio's segments need not be whole sectors
+ * (the block layer builds any length the queue's DMA alignment allows, and
+ * in-kernel callers such as a SCSI target's iblock backend pass on theirs).
+ * A write that covers a sector in part first gives the cache the sector's
+ * durable bytes, so a dirty sector is always held whole.
+ *
  * One mutex serialises the cache: the durable store's writes may sleep in
  * the allocator, and this mode emulates a disk rather than racing it.
  */
@@ -149,23 +155,42 @@ static void rd_cache_read(struct rd_store *store, u64 pos, struct page *dst, uns
 {
 	struct rd_cache *c = to_cache(store);
 	unsigned int in_page = offset_in_page(pos);
+	unsigned int to = in_page + len;
 	unsigned int first = in_page >> SECTOR_SHIFT;
-	unsigned int end = (in_page + len) >> SECTOR_SHIFT;
+	unsigned int end = DIV_ROUND_UP(to, SECTOR_SIZE);
+	unsigned int stop, from, upto;
 	struct rd_cache_page *cp;
-	unsigned int sector;
 
 	mutex_lock(&c->lock);
 	c->durable->ops->read(c->durable, pos, dst, off, len);
 	cp = xa_load(&c->pages, pos >> PAGE_SHIFT);
 	if (cp) {
-		for_each_set_bit_from(first, cp->dirty, end)
+		/* each run of dirty sectors, clipped to the bytes asked for */
+		for_each_set_bitrange_from(first, stop, cp->dirty, end)
 		{
-			sector = first << SECTOR_SHIFT;
-			memcpy_to_page(dst, off + sector - in_page, page_address(cp->page) + sector,
-				       SECTOR_SIZE);
+			from = max(first << SECTOR_SHIFT, in_page);
+			upto = min(stop << SECTOR_SHIFT, to);
+			memcpy_to_page(dst, off + from - in_page, page_address(cp->page) + from,
+				       upto - from);
 		}
 	}
 	mutex_unlock(&c->lock);
+}
+
+/*
+ * Gives a sector that a write is about to cover only in part the bytes it
+ * holds now, read from the durable store, unless the cache already holds
+ * them (the sector is dirty). A cached sector is then always whole: a
+ * flush writes, and a power cut loses, the whole sector, as a disk
+ * reads, modifies and writes a sector it is sent less of.
+ */
+static void rd_cache_fill_sector(struct rd_cache *c, u64 page_pos, struct rd_cache_page *cp,
+				 unsigned int sector)
+{
+	if (test_bit(sector, cp->dirty))
+		return;
+	c->durable->ops->read(c->durable, page_pos + (sector << SECTOR_SHIFT), cp->page,
+			      sector << SECTOR_SHIFT, SECTOR_SIZE);
 }
 
 /* rd_submit_bio() refuses REQ_NOWAIT bios of a cached device: nowait is always false here. */
@@ -174,23 +199,41 @@ static int rd_cache_write(struct rd_store *store, u64 pos, struct page *src, uns
 {
 	struct rd_cache *c = to_cache(store);
 	unsigned int in_page = offset_in_page(pos);
+	unsigned int to = in_page + len;
+	u64 page_pos = pos - in_page;
 	unsigned int first = in_page >> SECTOR_SHIFT;
-	unsigned int nr = len >> SECTOR_SHIFT;
+	unsigned int end = DIV_ROUND_UP(to, SECTOR_SIZE);
 	struct rd_cache_page *cp;
 	int err;
 
 	mutex_lock(&c->lock);
 	cp = rd_cache_page_get(c, pos >> PAGE_SHIFT, GFP_NOIO, &err);
 	if (cp) {
+		if (in_page % SECTOR_SIZE)
+			rd_cache_fill_sector(c, page_pos, cp, first);
+		if (to % SECTOR_SIZE && round_down(to, SECTOR_SIZE) >= in_page)
+			rd_cache_fill_sector(c, page_pos, cp, end - 1);
 		memcpy_from_page(page_address(cp->page) + in_page, src, off, len);
-		c->dirty_sectors += nr - rd_dirty_in(cp->dirty, first, first + nr);
-		bitmap_set(cp->dirty, first, nr);
+		c->dirty_sectors += end - first - rd_dirty_in(cp->dirty, first, end);
+		bitmap_set(cp->dirty, first, end - first);
 	}
 	mutex_unlock(&c->lock);
 	return err;
 }
 
-/* Forgets cached sectors in [pos, pos + len) that are about to be overwritten durably. */
+/* Zeroes the bytes [from, to) of one sector of a cached page if it is dirty. */
+static void rd_cache_zero_part(struct rd_cache_page *cp, unsigned int from, unsigned int to)
+{
+	if (test_bit(from >> SECTOR_SHIFT, cp->dirty))
+		memzero_page(cp->page, from, to - from);
+}
+
+/*
+ * Forgets cached sectors in [pos, pos + len) that are about to be
+ * overwritten durably; a dirty sector the range covers in part keeps its
+ * other bytes and gets zeros in the covered ones, as the durable store
+ * will.
+ */
 static void rd_cache_forget(struct rd_cache *c, u64 pos, u64 len)
 {
 	unsigned long index = pos >> PAGE_SHIFT;
@@ -199,13 +242,19 @@ static void rd_cache_forget(struct rd_cache *c, u64 pos, u64 len)
 
 	xa_for_each_range(&c->pages, index, cp, index, last) {
 		u64 page_pos = (u64)index << PAGE_SHIFT;
-		u64 from = max(pos, page_pos);
-		u64 to = min(pos + len, page_pos + PAGE_SIZE);
-		unsigned int first = (from - page_pos) >> SECTOR_SHIFT;
-		unsigned int nr = (to - from) >> SECTOR_SHIFT;
+		unsigned int from = max(pos, page_pos) - page_pos;
+		unsigned int to = min(pos + len, page_pos + PAGE_SIZE) - page_pos;
+		unsigned int first = DIV_ROUND_UP(from, SECTOR_SIZE);
+		unsigned int end = to >> SECTOR_SHIFT;
 
-		c->dirty_sectors -= rd_dirty_in(cp->dirty, first, first + nr);
-		bitmap_clear(cp->dirty, first, nr);
+		if (from % SECTOR_SIZE)
+			rd_cache_zero_part(cp, from, min(round_up(from, SECTOR_SIZE), to));
+		if (to % SECTOR_SIZE && round_down(to, SECTOR_SIZE) >= from)
+			rd_cache_zero_part(cp, round_down(to, SECTOR_SIZE), to);
+		if (first < end) {
+			c->dirty_sectors -= rd_dirty_in(cp->dirty, first, end);
+			bitmap_clear(cp->dirty, first, end - first);
+		}
 		if (bitmap_empty(cp->dirty, RD_SECTORS_PER_PAGE))
 			rd_cache_page_free(c, index, cp);
 	}
@@ -279,8 +328,9 @@ int rd_cache_make_durable(struct rd_cache *c, u64 pos, u64 len)
 		u64 from = max(pos, page_pos);
 		u64 to = min(pos + len, page_pos + PAGE_SIZE);
 
+		/* a sector the range covers in part is cached whole: write it whole */
 		err = rd_cache_page_writeback(c, index, cp, (from - page_pos) >> SECTOR_SHIFT,
-					      (to - page_pos) >> SECTOR_SHIFT);
+					      DIV_ROUND_UP(to - page_pos, SECTOR_SIZE));
 		if (err)
 			break;
 		if (bitmap_empty(cp->dirty, RD_SECTORS_PER_PAGE))
