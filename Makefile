@@ -96,6 +96,15 @@ $(BUILD)/asan/unit/%: $(TOP)/tests/host/unit/%.c $(BUILD)/asan/obj/librd.a $(LIB
 .PHONY: unit-tests
 unit-tests: $(UNIT_BINS)
 
+# Small programs the VM tests run (tests/vm/helpers/NAME.c -> build/test-bin/NAME),
+# built with the tools so that tests/check has them.
+TEST_HELPER_SRCS := $(wildcard $(TOP)/tests/vm/helpers/*.c)
+TEST_HELPERS := $(patsubst $(TOP)/tests/vm/helpers/%.c,$(BUILD)/test-bin/%,$(TEST_HELPER_SRCS))
+$(BUILD)/test-bin/%: $(TOP)/tests/vm/helpers/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(USER_CFLAGS) -o $@ $<
+userspace: $(TEST_HELPERS)
+
 -include $(shell find $(BUILD)/obj $(BUILD)/asan/obj -name '*.d' 2>/dev/null)
 
 # --- tests -----------------------------------------------------------------
