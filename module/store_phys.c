@@ -3,7 +3,9 @@
  * Reserved-memory backing store: the device lives in a physical range the
  * kernel was told to leave alone (memmap=SIZE$OFFSET or memmap=SIZE!OFFSET),
  * so its data outlives the module and, when the firmware keeps RAM, a warm
- * reboot.
+ * reboot. Only such a range is accepted: RAM that the administrator took
+ * from the kernel on its command line, never memory the firmware or another
+ * driver owns (see rd_phys_check_range()).
  *
  * The first 4 KiB of the range hold a header that says what the rest is;
  * the device's data follows it. Nothing is written to the range before its
@@ -16,12 +18,15 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/crc32.h>
+#include <linux/efi.h>
 #include <linux/err.h>
+#include <linux/fs.h>
 #include <linux/highmem.h>
 #include <linux/io.h>
 #include <linux/ioport.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
+#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uuid.h>
@@ -173,14 +178,214 @@ static int rd_phys_cover_one(struct resource *res, void *arg)
 }
 
 /*
- * The range must be memory the kernel was told to leave alone: no page of
- * it System RAM, all of it inside reserved (memmap=$) or legacy persistent
- * (memmap=!) entries of the memory map.
+ * The first MiB holds the BIOS data areas, the legacy video hole and option
+ * ROMs, and the kernel turns its first page Reserved by itself: none of it
+ * is ever what memmap= set aside.
+ */
+#define RD_PHYS_LOW_FIRMWARE SZ_1M
+
+/* What one EFI memory descriptor is when it overlaps [start, end) and is not the OS's. */
+static const char *rd_phys_efi_one(const efi_memory_desc_t *md, u64 start, u64 end)
+{
+	u64 md_start = md->phys_addr;
+	u64 md_end = md_start + (md->num_pages << EFI_PAGE_SHIFT);
+
+	if (md_end <= start || md_start >= end)
+		return NULL;
+	if (md->attribute & EFI_MEMORY_RUNTIME)
+		return "EFI runtime memory, or boot data the kernel keeps";
+	if (md->attribute & EFI_MEMORY_SP)
+		return "EFI specific-purpose memory";
+	if (md->type != EFI_CONVENTIONAL_MEMORY && md->type != EFI_LOADER_CODE &&
+	    md->type != EFI_LOADER_DATA && md->type != EFI_BOOT_SERVICES_CODE &&
+	    md->type != EFI_BOOT_SERVICES_DATA)
+		return "not memory for the OS in the EFI memory map";
+	return NULL;
+}
+
+/*
+ * On an EFI boot, what the EFI memory map says of [start, end): NULL when
+ * no descriptor over it is anything but memory the OS may use. The kernel
+ * keeps some boot-services data (ESRT, BGRT, the TPM log, ...) by turning
+ * it Reserved in its own map while the firmware's e820 map still says RAM,
+ * exactly as memmap=$ does; efi_mem_reserve() tags those descriptors
+ * EFI_MEMORY_RUNTIME. Boot-services memory under memmap=$ is tagged the
+ * same way (efi_reserve_boot_services() cannot free it) and is refused
+ * with it: the two cannot be told apart. The map is not required to cover
+ * the range: after kexec it may hold the runtime regions alone, and the
+ * firmware's e820 map has already shown that all of it is RAM.
+ */
+static const char *rd_phys_efi_owner(u64 start, u64 end)
+{
+	const char *why = NULL;
+	efi_memory_desc_t *md;
+
+	if (!IS_ENABLED(CONFIG_EFI) || !efi_enabled(EFI_MEMMAP))
+		return NULL;
+	for_each_efi_memory_desc(md)
+	{
+		why = rd_phys_efi_one(md, start, end);
+		if (why)
+			break;
+	}
+	return why;
+}
+
+/*
+ * The firmware's own memory map, as /sys/firmware/memmap shows it: on x86
+ * the e820 table the boot loader handed over, which memmap= on the command
+ * line does not change. The kernel keeps it to itself (on 7.x its one
+ * exported reader, e820__mapped_raw_any(), is exported to KVM alone), so it
+ * is read through sysfs, as the administrator reads it.
+ */
+#define RD_FW_MEMMAP "/sys/firmware/memmap"
+/* More entries than any e820 table holds (E820_MAX_ENTRIES) */
+#define RD_FW_MAX_ENTRIES 4096
+/* RAM entries a range may span; sanitized maps merge neighbours into one */
+#define RD_FW_MAX_PIECES 16
+
+struct rd_fw_entry {
+	u64 start;
+	u64 end; /* exclusive */
+	char type[48];
+};
+
+/* Reads entry i of the firmware map; -ENOENT past its last entry. */
+static int rd_fw_read_entry(unsigned int i, struct rd_fw_entry *e)
+{
+	static const char *const attrs[] = { "start", "end", "type" };
+	char path[64], buf[48];
+	u64 val[2];
+	unsigned int a;
+
+	for (a = 0; a < ARRAY_SIZE(attrs); a++) {
+		struct file *f;
+		loff_t pos = 0;
+		ssize_t n;
+
+		snprintf(path, sizeof(path), RD_FW_MEMMAP "/%u/%s", i, attrs[a]);
+		f = filp_open(path, O_RDONLY, 0);
+		if (IS_ERR(f))
+			return PTR_ERR(f);
+		n = kernel_read(f, buf, sizeof(buf) - 1, &pos);
+		filp_close(f, NULL);
+		if (n < 0)
+			return n;
+		buf[n] = '\0';
+		if (a == 2) {
+			strscpy(e->type, strim(buf), sizeof(e->type));
+		} else if (kstrtoull(strim(buf), 0, &val[a])) {
+			return -EINVAL;
+		}
+	}
+	if (val[1] < val[0])
+		return -EINVAL;
+	e->start = val[0];
+	e->end = val[1] == U64_MAX ? U64_MAX : val[1] + 1;
+	return 0;
+}
+
+/*
+ * Whether [start, end) is RAM the administrator took from the kernel with
+ * memmap=: every byte of it RAM in the firmware's memory map, and on an EFI
+ * boot in the EFI memory map too. Logs why it refuses.
+ */
+static int rd_phys_check_firmware(u64 start, u64 end, const char *who)
+{
+	struct rd_fw_entry e;
+	struct {
+		u64 start, end;
+	} ram[RD_FW_MAX_PIECES];
+	unsigned int i, nr_ram = 0;
+	const char *owner = NULL;
+	u64 covered;
+	int err = 0;
+
+	if (efi_enabled(EFI_BOOT) && !efi_enabled(EFI_MEMMAP))
+		err = -ENODATA; /* efi=noruntime: the EFI memory map is gone */
+	for (i = 0; !err && i < RD_FW_MAX_ENTRIES; i++) {
+		err = rd_fw_read_entry(i, &e);
+		if (err == -ENOENT && i > 0) {
+			/*
+			 * The first gap ends the list. Entries after one left by
+			 * a memory hot-remove go unread, which can only refuse a
+			 * range, never accept one: RAM must be found to cover it.
+			 */
+			err = 0;
+			break;
+		}
+		if (err || e.end <= start || e.start >= end)
+			continue;
+		if (strcmp(e.type, "System RAM")) {
+			owner = e.type;
+			break;
+		}
+		if (nr_ram == RD_FW_MAX_PIECES) {
+			err = -E2BIG;
+			break;
+		}
+		ram[nr_ram].start = max(e.start, start);
+		ram[nr_ram].end = min(e.end, end);
+		nr_ram++;
+	}
+	if (err) {
+		pr_warn("%s: refusing phys range 0x%llx-0x%llx: cannot read the firmware's memory map (%s: %d), so cannot tell memory set aside with memmap= from firmware memory\n",
+			who, start, end - 1, err == -ENODATA ? "EFI memory map" : RD_FW_MEMMAP,
+			err);
+		return -EOPNOTSUPP;
+	}
+	if (!owner && start < RD_PHYS_LOW_FIRMWARE)
+		owner = "the first MiB";
+	if (!owner)
+		owner = rd_phys_efi_owner(start, end);
+	if (owner) {
+		pr_warn("%s: phys range 0x%llx-0x%llx is firmware memory (%s); only RAM set aside with memmap=SIZE$OFFSET or memmap=SIZE!OFFSET is accepted\n",
+			who, start, end - 1, owner);
+		return -EINVAL;
+	}
+	/* Walk the RAM pieces from start; a byte none of them holds is in no entry. */
+	covered = start;
+	for (i = 0; i < nr_ram && covered < end; i++) {
+		unsigned int j;
+
+		for (j = 0; j < nr_ram; j++)
+			if (ram[j].start <= covered && ram[j].end > covered)
+				covered = ram[j].end;
+	}
+	if (covered < end) {
+		pr_warn("%s: phys range 0x%llx-0x%llx is not memory: 0x%llx is in no entry of the firmware's memory map (device memory, or none)\n",
+			who, start, end - 1, covered);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The range must be RAM that the administrator set aside on the kernel
+ * command line for this purpose, and nothing else:
+ *
+ * - raw physical memory is what /dev/mem gives, so a locked-down kernel
+ *   refuses it for the same reason (LOCKDOWN_DEV_MEM);
+ * - no page of it System RAM;
+ * - RAM in the firmware's memory map and, on an EFI boot, in the EFI
+ *   memory map (rd_phys_check_firmware());
+ * - all of it inside reserved (memmap=$) or legacy persistent (memmap=!)
+ *   entries of the kernel's memory map.
+ *
+ * After the claim, rd_phys_check_claim() makes sure no other driver
+ * registered anything over it.
  */
 static int rd_phys_check_range(u64 addr, u64 size, const char *who)
 {
 	struct rd_phys_cover cover = { .start = addr, .covered_end = addr };
+	int err;
 
+	err = security_locked_down(LOCKDOWN_DEV_MEM);
+	if (err) {
+		pr_warn("%s: refusing phys range 0x%llx+%llu: the kernel is locked down, and raw physical memory is refused as /dev/mem is\n",
+			who, addr, size);
+		return err;
+	}
 	if (!IS_ALIGNED(addr, PAGE_SIZE) || !IS_ALIGNED(size, PAGE_SIZE)) {
 		pr_warn("%s: phys_addr 0x%llx and phys_size %llu must be multiples of %lu\n", who,
 			addr, size, PAGE_SIZE);
@@ -197,6 +402,9 @@ static int rd_phys_check_range(u64 addr, u64 size, const char *who)
 			who, addr, addr + size - 1);
 		return -EINVAL;
 	}
+	err = rd_phys_check_firmware(addr, addr + size, who);
+	if (err)
+		return err;
 	walk_iomem_res_desc(IORES_DESC_NONE, IORESOURCE_MEM, addr, addr + size - 1, &cover,
 			    rd_phys_cover_one);
 	if (cover.covered_end < addr + size) {
@@ -205,6 +413,29 @@ static int rd_phys_check_range(u64 addr, u64 size, const char *who)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/*
+ * The claim succeeded, so nothing busy overlaps the range and it lies
+ * whole inside the resource that is now its parent. That must be the
+ * memory map's own entry, at the top of /proc/iomem: a resource between
+ * the two is something a driver registered there (a pmem region, a PCI
+ * window), and it is that driver's. The parent of our own claim is read
+ * without resource_lock, which modules cannot take; the memory map's
+ * entries are never freed.
+ */
+static int rd_phys_check_claim(struct rd_phys_store *ps, const char *who)
+{
+	struct resource *owner = ps->claim->parent;
+
+	if (owner && owner->parent == &iomem_resource &&
+	    (owner->desc == IORES_DESC_RESERVED ||
+	     owner->desc == IORES_DESC_PERSISTENT_MEMORY_LEGACY))
+		return 0;
+	pr_warn("%s: phys range 0x%llx-0x%llx lies inside '%s', which another driver registered (see /proc/iomem)\n",
+		who, ps->phys_addr, ps->phys_addr + ps->phys_size - 1,
+		owner && owner->name ? owner->name : "?");
+	return -EBUSY;
 }
 
 /*
@@ -270,6 +501,9 @@ struct rd_store *rd_store_phys_create(const struct rd_config *cfg, const char *w
 		err = -EBUSY;
 		goto out_free;
 	}
+	err = rd_phys_check_claim(ps, who);
+	if (err)
+		goto out_release;
 	ps->map = memremap(ps->phys_addr, ps->phys_size, MEMREMAP_WB);
 	if (!ps->map) {
 		pr_warn("%s: cannot map phys range 0x%llx-0x%llx\n", who, ps->phys_addr,
