@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: reserved-memory backing: format, data across rmmod/insmod, header checks, bad ranges
+# DESCRIPTION: reserved-memory backing: format, data across rmmod/insmod, header checks, bad ranges, firmware memory and MMIO refused untouched
 # VMOPTS: --mem 1G --memmap 64M@512M
 . "${0%/*}/../lib/common.sh"
 
@@ -92,8 +92,80 @@ expect_fail sh -c "echo 1 >$cfs/bad/power"
 kernel_log | grep -q 'is System RAM' || fail "no dmesg line for System RAM"
 echo 0x100000000 >"$cfs/bad/phys_addr"
 expect_fail sh -c "echo 1 >$cfs/bad/power"
-kernel_log | grep -q 'is not reserved memory' || fail "no dmesg line for a range outside the map"
+kernel_log | grep -q 'phys range 0x100000000-.* is not memory: 0x100000000 is in no entry' ||
+	fail "no dmesg line for a range outside the map"
 echo $((phys + 512)) >"$cfs/bad/phys_addr"
 expect_fail sh -c "echo 1 >$cfs/bad/power"
 kernel_log | grep -q 'must be multiples of' || fail "no dmesg line for an unaligned range"
+
+# Firmware memory and device memory are refused, with format=1 still set,
+# before one byte is written. The firmware's own map (/sys/firmware/memmap)
+# is what memmap= leaves alone: there the range set aside is RAM.
+# fw_map prints "START END TYPE" per entry, in decimal, by address.
+fw_map() {
+	local path val n i
+	local -A first last name
+	while IFS=: read -r path val; do
+		n=${path#/sys/firmware/memmap/}
+		case ${n#*/} in
+		start) first[${n%%/*}]=$((val)) ;;
+		end) last[${n%%/*}]=$((val)) ;;
+		type) name[${n%%/*}]=$val ;;
+		esac
+	done < <(grep -H . /sys/firmware/memmap/*/*)
+	for i in "${!first[@]}"; do
+		echo "${first[$i]} ${last[$i]} ${name[$i]}"
+	done | sort -n
+}
+fw_map >"$RD_TMP/fw-map"
+cat "$RD_TMP/fw-map"
+fw_type() { # ADDR: the firmware's type at ADDR
+	awk -v a="$1" '$1 <= a && a <= $2 { $1 = $2 = ""; print substr($0, 3) }' "$RD_TMP/fw-map"
+}
+assert_eq "$(fw_type $phys)" "System RAM" "the firmware's type of the range memmap=\$ set aside"
+# Memory is compared byte for byte: through /dev/mem below the top of RAM
+# (read() stops there), and above it through the ACPI tables' own files,
+# which read the tables where they lie.
+mem_sum() { # ADDR SIZE
+	dd if=/dev/mem bs=4096 skip=$(($1 / 4096)) count=$(($2 / 4096)) 2>/dev/null | sha256sum
+}
+acpi_sum() {
+	find /sys/firmware/acpi/tables -maxdepth 1 -type f -exec cat {} + | sha256sum
+}
+refused_untouched() { # ADDR SIZE DMESG-PATTERN WHAT SUM-COMMAND...
+	local addr=$1 size=$2 pattern=$3 what=$4 before
+	shift 4
+	before=$("$@")
+	echo "$addr" >"$cfs/bad/phys_addr"
+	echo "$size" >"$cfs/bad/phys_size"
+	expect_fail sh -c "echo 1 >$cfs/bad/power"
+	kernel_log | grep -q -- "$pattern" || fail "no dmesg line '$pattern' for $what"
+	assert_eq "$("$@")" "$before" "$what after a refused format"
+	echo "refused $what at $(printf 0x%x "$addr"), unchanged"
+}
+# Firmware memory above 1 MiB: the pages of the ACPI tables (the DSDT's
+# address is in the FADT at offset 40), Reserved in QEMU's map.
+dsdt=$(od -An -tu4 -j40 -N4 /sys/firmware/acpi/tables/FACP | tr -d ' ')
+fw=$((dsdt / 4096 * 4096))
+hex=$(printf 0x%x "$fw")
+kind=$(fw_type "$fw")
+if [ "$fw" -lt $((1 << 20)) ] || [ -z "$kind" ] || [ "$kind" = "System RAM" ]; then
+	fail "the DSDT at $(printf 0x%x "$dsdt") is not in firmware memory above 1 MiB ($kind)"
+fi
+refused_untouched "$fw" 8192 "phys range $hex-.* is firmware memory ($kind)" \
+	"the ACPI tables" acpi_sum
+# The BIOS area below 1 MiB.
+refused_untouched $((0xf0000)) 16384 "phys range 0xf0000-.* is firmware memory" \
+	"the BIOS area" mem_sum $((0xf0000)) 16384
+# A PCI device's BAR, claimed by its driver: device memory, no entry in
+# the firmware's map. /dev/mem may not read it: nothing must have been
+# claimed or written, which the refusal before the claim shows.
+bar=$(sed -n 's/^  \([0-9a-f]*\)-[0-9a-f]* : 0000:.*/\1/p' /proc/iomem | head -n 1)
+[ -n "$bar" ] || fail "no PCI BAR in /proc/iomem"
+echo $((0x$bar)) >"$cfs/bad/phys_addr"
+expect_fail sh -c "echo 1 >$cfs/bad/power"
+kernel_log | grep -q "phys range 0x$bar-.* is not memory: 0x$bar is in no entry" ||
+	fail "no dmesg line for a PCI BAR"
+assert_eq "$(grep -c ' : ramdisk$' /proc/iomem)" 1 "ranges claimed by ramdisk (nv's alone)"
+echo "refused the PCI BAR at 0x$bar"
 echo "reserved-memory backing checks passed"
