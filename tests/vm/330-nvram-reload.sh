@@ -118,9 +118,14 @@ fw_map() {
 	done | sort -n
 }
 fw_map >"$RD_TMP/fw-map"
-cat "$RD_TMP/fw-map"
 fw_type() { # ADDR: the firmware's type at ADDR
-	awk -v a="$1" '$1 <= a && a <= $2 { $1 = $2 = ""; print substr($0, 3) }' "$RD_TMP/fw-map"
+	local first last name
+	while read -r first last name; do
+		if ((first <= $1 && $1 <= last)); then
+			echo "$name"
+			return
+		fi
+	done <"$RD_TMP/fw-map"
 }
 assert_eq "$(fw_type $phys)" "System RAM" "the firmware's type of the range memmap=\$ set aside"
 # Memory is compared byte for byte: through /dev/mem below the top of RAM
@@ -145,7 +150,7 @@ refused_untouched() { # ADDR SIZE DMESG-PATTERN WHAT SUM-COMMAND...
 }
 # Firmware memory above 1 MiB: the pages of the ACPI tables (the DSDT's
 # address is in the FADT at offset 40), Reserved in QEMU's map.
-dsdt=$(od -An -tu4 -j40 -N4 /sys/firmware/acpi/tables/FACP | tr -d ' ')
+dsdt=$(($(od -An -tu4 -j40 -N4 /sys/firmware/acpi/tables/FACP)))
 fw=$((dsdt / 4096 * 4096))
 hex=$(printf 0x%x "$fw")
 kind=$(fw_type "$fw")
@@ -158,9 +163,15 @@ refused_untouched "$fw" 8192 "phys range $hex-.* is firmware memory ($kind)" \
 refused_untouched $((0xf0000)) 16384 "phys range 0xf0000-.* is firmware memory" \
 	"the BIOS area" mem_sum $((0xf0000)) 16384
 # A PCI device's BAR, claimed by its driver: device memory, no entry in
-# the firmware's map. /dev/mem may not read it: nothing must have been
-# claimed or written, which the refusal before the claim shows.
-bar=$(sed -n 's/^  \([0-9a-f]*\)-[0-9a-f]* : 0000:.*/\1/p' /proc/iomem | head -n 1)
+# the firmware's map. /dev/mem may not read it; the log line shows the
+# range check refused it, which comes before any claim or mapping.
+bar=
+while read -r range _ owner; do
+	if [[ $owner == 0000:* ]]; then
+		bar=${range%-*}
+		break
+	fi
+done < <(grep '^  [0-9a-f]' /proc/iomem)
 [ -n "$bar" ] || fail "no PCI BAR in /proc/iomem"
 echo $((0x$bar)) >"$cfs/bad/phys_addr"
 expect_fail sh -c "echo 1 >$cfs/bad/power"
@@ -168,4 +179,13 @@ kernel_log | grep -q "phys range 0x$bar-.* is not memory: 0x$bar is in no entry"
 	fail "no dmesg line for a PCI BAR"
 assert_eq "$(grep -c ' : ramdisk$' /proc/iomem)" 1 "ranges claimed by ramdisk (nv's alone)"
 echo "refused the PCI BAR at 0x$bar"
+# The module reads the firmware's map where the caller runs: with none to
+# read there, it cannot tell what a range is, and refuses it.
+if command -v unshare >/dev/null; then
+	echo $((phys + (32 << 20))) >"$cfs/bad/phys_addr"
+	expect_refusal 1 "Operation not supported" unshare -m bash -c \
+		"mount -t tmpfs none /sys/firmware/memmap && echo 1 >$cfs/bad/power"
+	kernel_log | grep -q "bad: refusing phys range 0x22000000-0x22003fff: cannot read the firmware's memory map (/sys/firmware/memmap: -2)" ||
+		fail "no dmesg line for a firmware map that cannot be read"
+fi
 echo "reserved-memory backing checks passed"

@@ -55,19 +55,20 @@ echo 0 >"$cfs/pram/power"
 echo 1 >"$cfs/pram/power"
 dev=/dev/ramdisk$(cat "$cfs/pram/index")
 assert_eq "$(head -c 1M "$dev" | sha256sum)" "$(sha256sum <"$RD_TMP/pattern")" "data after power off and on"
-udevadm settle 2>/dev/null || true
-echo 0 >"$cfs/pram/power"
 
 # Locked down (as Secure Boot makes it), the kernel refuses raw physical
 # memory as /dev/mem is refused, a range that was accepted a moment ago too.
 # The module is loaded already: a locked-down kernel would not load it
-# unsigned.
+# unsigned. A device attached before stays, as an open /dev/mem does.
 mountpoint -q /sys/kernel/security || mount -t securityfs none /sys/kernel/security
 lockdown=/sys/kernel/security/lockdown
 [ -w "$lockdown" ] || skip "no lockdown LSM in this kernel ($lockdown)"
 cat "$lockdown"
 echo integrity >"$lockdown"
 grep -q '\[integrity\]' "$lockdown" || fail "lockdown did not take: $(cat "$lockdown")"
+assert_eq "$(head -c 1M "$dev" | sha256sum)" "$(sha256sum <"$RD_TMP/pattern")" "data read after the lockdown"
+udevadm settle 2>/dev/null || true
+echo 0 >"$cfs/pram/power"
 expect_refusal 1 "Operation not permitted" bash -c "echo 1 >$cfs/pram/power"
 kernel_log | grep -q 'pram: refusing phys range 0x28000000+16777216: the kernel is locked down' ||
 	fail "no dmesg line for a locked-down kernel"
