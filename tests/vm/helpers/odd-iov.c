@@ -332,6 +332,15 @@ static void cut(void)
 	close(fd);
 	if (writeback)
 		memcpy(want, durable, span);
+	/*
+	 * The SCSI target holds the device open, so a cut that lost
+	 * completed writes is reported to the next flush, once: take that
+	 * report here, so that the flushes of the sequence mean their own.
+	 */
+	fd = open_dev(dev_path, O_RDONLY);
+	if (fsync(fd) && errno != EIO)
+		failf(4, "fsync %s after a cut: %s", dev_path, strerror(errno));
+	close(fd);
 }
 
 int main(int argc, char **argv)
