@@ -134,7 +134,6 @@ static int rd_cfg_apply(struct rd_cfg *c, const char *attr, const struct rd_conf
 	{                                                                                 \
 		struct rd_cfg *c = to_rd_cfg(item);                                       \
 		ssize_t ret;                                                              \
-                                                                                          \
 		mutex_lock(&rd_lock);                                                     \
 		ret = scnprintf(page, PAGE_SIZE, _fmt "\n", c->cfg._name);                \
 		mutex_unlock(&rd_lock);                                                   \
@@ -146,7 +145,6 @@ static int rd_cfg_apply(struct rd_cfg *c, const char *attr, const struct rd_conf
 		struct rd_cfg *c = to_rd_cfg(item);                                       \
 		struct rd_config want;                                                    \
 		int err;                                                                  \
-                                                                                          \
 		err = rd_cfg_may_admin(config_item_name(item), #_name);                   \
 		if (err)                                                                  \
 			return err;                                                       \

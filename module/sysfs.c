@@ -46,7 +46,6 @@ static void rd_stats_sum(struct rd_device *rd, struct rd_stats *sum)
 	static ssize_t _name##_show(struct device *dev, struct device_attribute *attr, char *buf) \
 	{                                                                                         \
 		struct rd_stats sum;                                                              \
-                                                                                                  \
 		rd_stats_sum(dev_to_rd(dev), &sum);                                               \
 		return sysfs_emit(buf, "%llu %llu\n", sum._count, sum._bytes);                    \
 	}                                                                                         \
@@ -62,7 +61,6 @@ RD_STAT_PAIR_ATTR(write_zeroes, write_zeroes, write_zeroes_bytes);
 	static ssize_t _name##_show(struct device *dev, struct device_attribute *attr, char *buf) \
 	{                                                                                         \
 		struct rd_stats sum;                                                              \
-                                                                                                  \
 		rd_stats_sum(dev_to_rd(dev), &sum);                                               \
 		return sysfs_emit(buf, "%llu\n", sum._name);                                      \
 	}                                                                                         \
