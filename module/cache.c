@@ -80,8 +80,7 @@ static int rd_cache_page_writeback(struct rd_cache *c, unsigned long index,
 	unsigned int start = first, stop;
 	int err;
 
-	for_each_set_bitrange_from(start, stop, cp->dirty, end)
-	{
+	for_each_set_bitrange_from(start, stop, cp->dirty, end) {
 		err = c->durable->ops->write(
 			c->durable, ((u64)index << PAGE_SHIFT) + (start << SECTOR_SHIFT), cp->page,
 			start << SECTOR_SHIFT, (stop - start) << SECTOR_SHIFT, false);
@@ -166,8 +165,7 @@ static void rd_cache_read(struct rd_store *store, u64 pos, struct page *dst, uns
 	cp = xa_load(&c->pages, pos >> PAGE_SHIFT);
 	if (cp) {
 		/* each run of dirty sectors, clipped to the bytes asked for */
-		for_each_set_bitrange_from(first, stop, cp->dirty, end)
-		{
+		for_each_set_bitrange_from(first, stop, cp->dirty, end) {
 			from = max(first << SECTOR_SHIFT, in_page);
 			upto = min(stop << SECTOR_SHIFT, to);
 			memcpy_to_page(dst, off + from - in_page, page_address(cp->page) + from,
@@ -260,8 +258,12 @@ static void rd_cache_forget(struct rd_cache *c, u64 pos, u64 len)
 	}
 }
 
-/* Discard is durable at once: the cached sectors it covers are dropped. */
-static void rd_cache_discard(struct rd_store *store, u64 pos, u64 len)
+/*
+ * Discard is durable at once: the cached sectors it covers are dropped.
+ * nowait is always false here: a writeback device sends every bio that
+ * must not wait back to its caller (rd_submit_bio()).
+ */
+static void rd_cache_discard(struct rd_store *store, u64 pos, u64 len, bool nowait)
 {
 	struct rd_cache *c = to_cache(store);
 
@@ -269,7 +271,7 @@ static void rd_cache_discard(struct rd_store *store, u64 pos, u64 len)
 		return;
 	mutex_lock(&c->lock);
 	rd_cache_forget(c, pos, len);
-	c->durable->ops->discard(c->durable, pos, len);
+	c->durable->ops->discard(c->durable, pos, len, nowait);
 	mutex_unlock(&c->lock);
 }
 

@@ -69,6 +69,23 @@ static blk_status_t rd_do_rw(struct rd_store *store, struct bio *bio, bool write
 }
 
 /*
+ * Discard and write-zeroes: zeros read back from a freed page, so freeing
+ * is zeroing. A bio that must not wait gets the store's non-sleeping path,
+ * and only for a bounded range: the rest is answered -EAGAIN, which sends
+ * the caller (io_uring) to retry from a context that may sleep.
+ */
+static blk_status_t rd_do_discard(struct rd_store *store, struct bio *bio)
+{
+	bool nowait = bio->bi_opf & REQ_NOWAIT;
+	unsigned int bytes = bio->bi_iter.bi_size;
+
+	if (nowait && bytes > RD_NOWAIT_DISCARD_BYTES)
+		return BLK_STS_AGAIN;
+	store->ops->discard(store, (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT, bytes, nowait);
+	return BLK_STS_OK;
+}
+
+/*
  * A flush: every write completed before it is durable once it completes.
  * After a power cut that lost completed writes, the next flush reports
  * them: the caller was promised them and must not hear they are durable.
@@ -129,13 +146,16 @@ static __always_inline blk_status_t rd_dispatch(struct rd_device *rd, struct rd_
 		status = rd_flush(rd, cache);
 		break;
 	case REQ_OP_DISCARD:
-		store->ops->discard(store, pos, bytes);
+		status = rd_do_discard(store, bio);
+		if (status)
+			break;
 		this_cpu_inc(rd->stats->discards);
 		this_cpu_add(rd->stats->discard_bytes, bytes);
 		break;
 	case REQ_OP_WRITE_ZEROES:
-		/* zeros read back from a freed page, so freeing is zeroing */
-		store->ops->discard(store, pos, bytes);
+		status = rd_do_discard(store, bio);
+		if (status)
+			break;
 		this_cpu_inc(rd->stats->write_zeroes);
 		this_cpu_add(rd->stats->write_zeroes_bytes, bytes);
 		break;
@@ -176,14 +196,14 @@ void rd_submit_bio(struct bio *bio)
 {
 	struct rd_device *rd = bio->bi_bdev->bd_disk->private_data;
 
-	if (likely(!rd->cache)) {
-		bio->bi_status = rd_dispatch(rd, NULL, rd->store, bio);
-	} else if (bio->bi_opf & REQ_NOWAIT) {
+	if (unlikely(rd->cache && (bio->bi_opf & REQ_NOWAIT))) {
 		bio_wouldblock_error(bio);
 		return;
-	} else {
-		bio->bi_status = rd_submit_bio_cached(rd, bio);
 	}
+	if (likely(!rd->cache))
+		bio->bi_status = rd_dispatch(rd, NULL, rd->store, bio);
+	else
+		bio->bi_status = rd_submit_bio_cached(rd, bio);
 	/* completion comes after power_sem is released: end_io may submit again */
 	if (unlikely(READ_ONCE(rd->throttled)))
 		rd_throttle_end_bio(rd->throttle, bio);

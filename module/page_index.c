@@ -219,7 +219,8 @@ static bool rd_index_node_empty(struct rd_index_node *node)
 /*
  * Removes the pages of one leaf's span that lie in index..last, then
  * unlinks the leaf and the nodes above it that this left empty, into
- * unlinked[]. Returns the first page number after what it covered.
+ * unlinked[] (not when unlinked is NULL). Returns the first page number
+ * after what it covered.
  */
 static pgoff_t rd_index_remove_leaf_locked(struct rd_page_index *ix, pgoff_t index, pgoff_t last,
 					   void (*release)(struct page *page), long *removed,
@@ -261,7 +262,7 @@ static pgoff_t rd_index_remove_leaf_locked(struct rd_page_index *ix, pgoff_t ind
 	}
 
 	/* from the leaf up; the root array itself stays */
-	if (!rd_index_leaf_empty(leaf))
+	if (!unlinked || !rd_index_leaf_empty(leaf))
 		return rd_index_span_end(index, RD_INDEX_LEAF_SHIFT);
 	RCU_INIT_POINTER(*path[--depth], NULL);
 	unlinked[(*nr_unlinked)++] = leaf;
@@ -280,12 +281,13 @@ static pgoff_t rd_index_remove_leaf_locked(struct rd_page_index *ix, pgoff_t ind
 }
 
 long rd_index_remove(struct rd_page_index *ix, pgoff_t first, pgoff_t last,
-		     void (*release)(struct page *page))
+		     void (*release)(struct page *page), bool nowait)
 {
 	pgoff_t index = first;
 	long removed = 0;
 
-	might_sleep();
+	if (!nowait)
+		might_sleep();
 	last = min(last, ix->nr_pages - 1);
 	while (index <= last) {
 		void *unlinked[RD_INDEX_MAX_HEIGHT];
@@ -294,13 +296,14 @@ long rd_index_remove(struct rd_page_index *ix, pgoff_t first, pgoff_t last,
 
 		/* one leaf at a time, so that the lock is never held long */
 		spin_lock(&ix->lock);
-		next = rd_index_remove_leaf_locked(ix, index, last, release, &removed, unlinked,
-						   &nr_unlinked);
+		next = rd_index_remove_leaf_locked(ix, index, last, release, &removed,
+						   nowait ? NULL : unlinked, &nr_unlinked);
 		spin_unlock(&ix->lock);
 		/* lock-free readers may still stand on them */
 		for (i = 0; i < nr_unlinked; i++)
 			kvfree_rcu_mightsleep(unlinked[i]);
-		cond_resched();
+		if (!nowait)
+			cond_resched();
 		if (next <= index)
 			break;
 		index = next;

@@ -71,10 +71,12 @@ int rd_index_insert(struct rd_page_index *ix, pgoff_t index, struct page *page, 
 /*
  * Takes the pages first..last out and hands each to release, which must
  * keep it valid for readers until a grace period passes. Returns how many
- * it took. May sleep.
+ * it took. May sleep, unless nowait: then leaves and nodes it empties stay
+ * linked (freeing them may wait for RCU), for a later removal or insertion
+ * to free or fill.
  */
 long rd_index_remove(struct rd_page_index *ix, pgoff_t first, pgoff_t last,
-		     void (*release)(struct page *page));
+		     void (*release)(struct page *page), bool nowait);
 /* Under rcu_read_lock(): the first index at or after index holding a page. */
 pgoff_t rd_index_find(struct rd_page_index *ix, pgoff_t index);
 

@@ -21,6 +21,13 @@ struct rd_config;
 struct rd_store;
 
 #define RD_STORE_NO_EXTENT U64_MAX
+/*
+ * The most a discard that must not wait (REQ_NOWAIT) may cover: its work
+ * grows with the range (reserved memory is zeroed byte by byte), so the
+ * submit path answers a larger one -EAGAIN and the caller retries from a
+ * context that may sleep.
+ */
+#define RD_NOWAIT_DISCARD_BYTES (1U << 20)
 /* A reserved range starts with a header page; the data follows it. */
 #define RD_PHYS_HEADER_BYTES 4096
 
@@ -39,8 +46,12 @@ struct rd_store_ops {
 	 */
 	int (*write)(struct rd_store *store, u64 pos, struct page *page, unsigned int off,
 		     unsigned int len, bool nowait);
-	/* make [pos, pos + len) read as zeros, freeing whole pages */
-	void (*discard)(struct rd_store *store, u64 pos, u64 len);
+	/*
+	 * make [pos, pos + len) read as zeros, freeing whole pages; with
+	 * nowait it must not sleep, and the caller keeps the range within
+	 * RD_NOWAIT_DISCARD_BYTES
+	 */
+	void (*discard)(struct rd_store *store, u64 pos, u64 len, bool nowait);
 	/*
 	 * the first byte at or after pos that holds data, with the length of
 	 * the run of data there in *len; RD_STORE_NO_EXTENT when none

@@ -405,12 +405,13 @@ static void rd_pages_free_later(struct page *page)
 	call_rcu(&page->rcu_head, rd_pages_free_rcu);
 }
 
-static void rd_pages_free_range(struct rd_page_store *ps, pgoff_t first, pgoff_t last)
+static void rd_pages_free_range(struct rd_page_store *ps, pgoff_t first, pgoff_t last, bool nowait)
 {
-	rd_pages_uncharge(ps, rd_index_remove(&ps->index, first, last, rd_pages_free_later));
+	rd_pages_uncharge(ps,
+			  rd_index_remove(&ps->index, first, last, rd_pages_free_later, nowait));
 }
 
-static void rd_pages_discard(struct rd_store *store, u64 pos, u64 len)
+static void rd_pages_discard(struct rd_store *store, u64 pos, u64 len, bool nowait)
 {
 	struct rd_page_store *ps = to_page_store(store);
 	u64 end = pos + len;
@@ -423,7 +424,8 @@ static void rd_pages_discard(struct rd_store *store, u64 pos, u64 len)
 		return;
 	tail_start = max(round_down(end, PAGE_SIZE), head_end);
 	if (head_end < tail_start)
-		rd_pages_free_range(ps, head_end >> PAGE_SHIFT, (tail_start >> PAGE_SHIFT) - 1);
+		rd_pages_free_range(ps, head_end >> PAGE_SHIFT, (tail_start >> PAGE_SHIFT) - 1,
+				    nowait);
 	if (tail_start < end)
 		rd_pages_zero(ps, tail_start, end - tail_start);
 }

@@ -94,7 +94,7 @@ static int rd_phys_write(struct rd_store *store, u64 pos, struct page *src, unsi
 	return 0;
 }
 
-static void rd_phys_discard(struct rd_store *store, u64 pos, u64 len)
+static void rd_phys_discard(struct rd_store *store, u64 pos, u64 len, bool nowait)
 {
 	struct rd_phys_store *ps = to_phys_store(store);
 
@@ -104,7 +104,8 @@ static void rd_phys_discard(struct rd_store *store, u64 pos, u64 len)
 		memset(ps->data + pos, 0, chunk);
 		pos += chunk;
 		len -= chunk;
-		cond_resched();
+		if (!nowait)
+			cond_resched();
 	}
 }
 
@@ -222,8 +223,7 @@ static const char *rd_phys_efi_owner(u64 start, u64 end)
 
 	if (!IS_ENABLED(CONFIG_EFI) || !efi_enabled(EFI_MEMMAP))
 		return NULL;
-	for_each_efi_memory_desc(md)
-	{
+	for_each_efi_memory_desc(md) {
 		why = rd_phys_efi_one(md, start, end);
 		if (why)
 			break;
@@ -272,11 +272,10 @@ static int rd_fw_read_entry(unsigned int i, struct rd_fw_entry *e)
 		if (n < 0)
 			return n;
 		buf[n] = '\0';
-		if (a == 2) {
+		if (a == 2)
 			strscpy(e->type, strim(buf), sizeof(e->type));
-		} else if (kstrtoull(strim(buf), 0, &val[a])) {
+		else if (kstrtoull(strim(buf), 0, &val[a]))
 			return -EINVAL;
-		}
 	}
 	if (val[1] < val[0])
 		return -EINVAL;
@@ -526,7 +525,7 @@ struct rd_store *rd_store_phys_create(const struct rd_config *cfg, const char *w
 	}
 	if (cfg->format) {
 		/* a format means an empty device: zeros, under a new identity */
-		rd_phys_discard(&ps->base, 0, ps->dev_size);
+		rd_phys_discard(&ps->base, 0, ps->dev_size, false);
 		uuid_gen((uuid_t *)ps->uuid);
 		format_count++;
 		pr_info("%s: formatted phys range 0x%llx-0x%llx (%llu data bytes)\n", who,
