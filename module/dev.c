@@ -247,6 +247,19 @@ static void rd_dev_write_back_at_power_off(struct rd_device *rd)
 			rd->index, dirty, err);
 }
 
+/*
+ * Takes the disk away, open or not: no new open succeeds, and I/O of
+ * openers still holding it fails from now on. The device's memory stays
+ * until rd_dev_free().
+ */
+void rd_dev_unplug(struct rd_device *rd)
+{
+	mutex_lock(&rd->disk->open_mutex);
+	WRITE_ONCE(rd->dying, true);
+	mutex_unlock(&rd->disk->open_mutex);
+	del_gendisk(rd->disk);
+}
+
 /* Removes the device and frees its memory; -EBUSY while it is open. */
 int rd_dev_remove(struct rd_device *rd)
 {
@@ -262,6 +275,18 @@ int rd_dev_remove(struct rd_device *rd)
 	mutex_unlock(&disk->open_mutex);
 
 	del_gendisk(disk);
+	rd_dev_free(rd);
+	return 0;
+}
+
+/*
+ * Frees an unplugged device that nobody holds open any more: an opener's
+ * ioctl and close still reach the driver after del_gendisk().
+ */
+void rd_dev_free(struct rd_device *rd)
+{
+	struct gendisk *disk = rd->disk;
+
 	/* delayed completions still use the disk and the module */
 	rd_throttle_destroy(rd->throttle);
 	put_disk(disk);
@@ -273,7 +298,6 @@ int rd_dev_remove(struct rd_device *rd)
 	free_percpu(rd->stats);
 	ida_free(&rd_index_ida, rd->index);
 	kfree(rd);
-	return 0;
 }
 
 void rd_dev_set_mem_limit(struct rd_device *rd, u64 bytes)

@@ -6,6 +6,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -170,6 +171,34 @@ static void rd_remove_load_devices(unsigned int count)
 	}
 }
 
+/*
+ * While init runs, the loader holds one reference to the module and each
+ * open of a disk takes another. A failed init does not wait for them: the
+ * loader frees the module at once. So when a load fails after its first
+ * disk appeared (and udev, or anyone, may have opened it), the disks are
+ * unplugged, which fails their openers' I/O, and init waits until every
+ * opener has closed and the block layer has dropped its reference: only
+ * then does nothing point into this module any more.
+ */
+static void __init rd_remove_load_devices_after_failure(unsigned int count)
+{
+	unsigned int i, waits = 0;
+	int openers;
+
+	for (i = 0; i < count; i++)
+		rd_dev_unplug(rd_load_devices[i]);
+	while ((openers = module_refcount(THIS_MODULE) - 1) > 0) {
+		if (waits++ % 500 == 0)
+			pr_warn("insmod failed: waiting for its devices to be closed (open count %d)\n",
+				openers);
+		msleep(20);
+	}
+	for (i = 0; i < count; i++) {
+		rd_dev_free(rd_load_devices[i]);
+		rd_load_devices[i] = NULL;
+	}
+}
+
 static int __init rd_init(void)
 {
 	struct rd_config cfg = {
@@ -226,7 +255,7 @@ static int __init rd_init(void)
 	return 0;
 
 out_remove_devices:
-	rd_remove_load_devices(i);
+	rd_remove_load_devices_after_failure(i);
 	rd_dev_major_unregister();
 	rcu_barrier();
 	return err;

@@ -110,6 +110,8 @@ int rd_config_validate(const struct rd_config *cfg, const char *who);
 void rd_config_init_default(struct rd_config *cfg);
 struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name);
 int rd_dev_remove(struct rd_device *rd);
+void rd_dev_unplug(struct rd_device *rd);
+void rd_dev_free(struct rd_device *rd);
 void rd_dev_set_mem_limit(struct rd_device *rd, u64 bytes);
 void rd_dev_set_spare_pages(struct rd_device *rd, unsigned int pages);
 void rd_dev_set_throttle(struct rd_device *rd, const struct rd_config *cfg);

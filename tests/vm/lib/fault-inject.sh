@@ -111,8 +111,8 @@ old_or_new() {
 	python3 "$RD_TOP/tests/vm/lib/old-or-new" "$@"
 }
 
-# fail_nth N write PATH OFFSET DATA | fail_nth N fsync PATH: see
-# tests/vm/lib/fail-nth.
+# fail_nth N|count write PATH OFFSET DATA | fail_nth N|count fsync PATH |
+# fail_nth N|count load PATH PARAMS: see tests/vm/lib/fail-nth.
 fail_nth() {
 	python3 "$RD_TOP/tests/vm/lib/fail-nth" "$@"
 }
