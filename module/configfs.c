@@ -99,13 +99,35 @@ static int rd_cfg_parse_int(const char *who, const char *attr, const char *page,
 	return 0;
 }
 
+/*
+ * Pushes one changed attribute to a powered device. An attribute without
+ * one cannot change while the device is powered.
+ */
+typedef void rd_cfg_apply_fn(struct rd_device *dev, const struct rd_config *cfg);
+
+static void rd_cfg_apply_mem_limit(struct rd_device *dev, const struct rd_config *cfg)
+{
+	rd_store_set_limit(dev->store, cfg->mem_limit);
+}
+
+static void rd_cfg_apply_spare_pages(struct rd_device *dev, const struct rd_config *cfg)
+{
+	rd_store_set_spare_target(dev->store, cfg->spare_pages);
+}
+
+/* power_cut reads the power_cut_* settings when it is written: nothing to push */
+static void rd_cfg_apply_at_next_cut(struct rd_device *dev, const struct rd_config *cfg)
+{
+}
+
 /* Checks and stores a changed configuration; called under rd_lock. */
-static int rd_cfg_apply(struct rd_cfg *c, const char *attr, const struct rd_config *want, bool live)
+static int rd_cfg_apply(struct rd_cfg *c, const char *attr, const struct rd_config *want,
+			rd_cfg_apply_fn *apply)
 {
 	const char *who = config_item_name(&c->item);
 	int err;
 
-	if (c->dev && !live) {
+	if (c->dev && !apply) {
 		pr_warn("%s: %s cannot change while powered (ramdisk%d); write 0 to power first\n",
 			who, attr, c->dev->index);
 		return -EBUSY;
@@ -114,22 +136,18 @@ static int rd_cfg_apply(struct rd_cfg *c, const char *attr, const struct rd_conf
 	if (err)
 		return err;
 	c->cfg = *want;
-	if (c->dev) {
-		rd_dev_set_mem_limit(c->dev, want->mem_limit);
-		rd_dev_set_spare_pages(c->dev, want->spare_pages);
-		rd_dev_set_throttle(c->dev, want);
-	}
+	if (c->dev)
+		apply(c->dev, want);
 	return 0;
 }
 
 /*
- * One show/store pair per attribute of struct rd_config: _parse reads the
- * text, rd_config_validate() judges the whole configuration, _live says
- * whether the value may change while the device is powered.
- * RD_CFG_ATTR() also makes the file, readable by everybody;
- * RD_CFG_SHOW_STORE() only the pair, for a file of another mode.
+ * One file per attribute of struct rd_config: _parse reads the text,
+ * rd_config_validate() judges the whole configuration, _apply pushes the
+ * change to a powered device (NULL: the attribute cannot change while
+ * powered).
  */
-#define RD_CFG_SHOW_STORE(_name, _fmt, _parse, _live)                                     \
+#define RD_CFG_ATTR(_name, _mode, _fmt, _parse, _apply)                                   \
 	static ssize_t rd_cfg_##_name##_show(struct config_item *item, char *page)        \
 	{                                                                                 \
 		struct rd_cfg *c = to_rd_cfg(item);                                       \
@@ -152,28 +170,31 @@ static int rd_cfg_apply(struct rd_cfg *c, const char *attr, const struct rd_conf
 		want = c->cfg;                                                            \
 		err = _parse(config_item_name(item), #_name, page, &want._name);          \
 		if (!err)                                                                 \
-			err = rd_cfg_apply(c, #_name, &want, _live);                      \
+			err = rd_cfg_apply(c, #_name, &want, _apply);                     \
 		mutex_unlock(&rd_lock);                                                   \
 		return err ? err : count;                                                 \
+	}                                                                                 \
+	static struct configfs_attribute rd_cfg_attr_##_name = {                          \
+		.ca_name = #_name,                                                        \
+		.ca_mode = _mode,                                                         \
+		.ca_owner = THIS_MODULE,                                                  \
+		.show = rd_cfg_##_name##_show,                                            \
+		.store = rd_cfg_##_name##_store,                                          \
 	}
 
-#define RD_CFG_ATTR(_name, _fmt, _parse, _live)       \
-	RD_CFG_SHOW_STORE(_name, _fmt, _parse, _live) \
-	CONFIGFS_ATTR(rd_cfg_, _name)
-
-RD_CFG_ATTR(bandwidth_mbps, "%u", rd_cfg_parse_uint, true);
-RD_CFG_ATTR(block_size, "%u", rd_cfg_parse_uint, false);
-RD_CFG_ATTR(cache_size, "%llu", rd_cfg_parse_size, false);
-RD_CFG_ATTR(flush_latency_ns, "%u", rd_cfg_parse_uint, true);
-RD_CFG_ATTR(max_part, "%u", rd_cfg_parse_uint, false);
-RD_CFG_ATTR(mem_limit, "%llu", rd_cfg_parse_size, true);
-RD_CFG_ATTR(numa_node, "%d", rd_cfg_parse_int, false);
-RD_CFG_ATTR(power_cut_drop_percent, "%u", rd_cfg_parse_uint, true);
-RD_CFG_ATTR(power_cut_seed, "%llu", rd_cfg_parse_u64, true);
-RD_CFG_ATTR(read_latency_ns, "%u", rd_cfg_parse_uint, true);
-RD_CFG_ATTR(size, "%llu", rd_cfg_parse_size, false);
-RD_CFG_ATTR(spare_pages, "%u", rd_cfg_parse_uint, true);
-RD_CFG_ATTR(write_latency_ns, "%u", rd_cfg_parse_uint, true);
+RD_CFG_ATTR(bandwidth_mbps, 0644, "%u", rd_cfg_parse_uint, rd_dev_set_throttle);
+RD_CFG_ATTR(block_size, 0644, "%u", rd_cfg_parse_uint, NULL);
+RD_CFG_ATTR(cache_size, 0644, "%llu", rd_cfg_parse_size, NULL);
+RD_CFG_ATTR(flush_latency_ns, 0644, "%u", rd_cfg_parse_uint, rd_dev_set_throttle);
+RD_CFG_ATTR(max_part, 0644, "%u", rd_cfg_parse_uint, NULL);
+RD_CFG_ATTR(mem_limit, 0644, "%llu", rd_cfg_parse_size, rd_cfg_apply_mem_limit);
+RD_CFG_ATTR(numa_node, 0644, "%d", rd_cfg_parse_int, NULL);
+RD_CFG_ATTR(power_cut_drop_percent, 0644, "%u", rd_cfg_parse_uint, rd_cfg_apply_at_next_cut);
+RD_CFG_ATTR(power_cut_seed, 0644, "%llu", rd_cfg_parse_u64, rd_cfg_apply_at_next_cut);
+RD_CFG_ATTR(read_latency_ns, 0644, "%u", rd_cfg_parse_uint, rd_dev_set_throttle);
+RD_CFG_ATTR(size, 0644, "%llu", rd_cfg_parse_size, NULL);
+RD_CFG_ATTR(spare_pages, 0644, "%u", rd_cfg_parse_uint, rd_cfg_apply_spare_pages);
+RD_CFG_ATTR(write_latency_ns, 0644, "%u", rd_cfg_parse_uint, rd_dev_set_throttle);
 
 static const char *const rd_cache_mode_names[] = {
 	[RD_CACHE_WRITETHROUGH] = "writethrough",
@@ -209,7 +230,7 @@ static ssize_t rd_cfg_cache_mode_store(struct config_item *item, const char *pag
 	mutex_lock(&rd_lock);
 	want = c->cfg;
 	want.cache_mode = mode;
-	err = rd_cfg_apply(c, "cache_mode", &want, false);
+	err = rd_cfg_apply(c, "cache_mode", &want, NULL);
 	mutex_unlock(&rd_lock);
 	return err ? err : count;
 }
@@ -242,10 +263,9 @@ static ssize_t rd_cfg_power_cut_store(struct config_item *item, const char *page
 }
 CONFIGFS_ATTR_WO(rd_cfg_, power_cut);
 
-/* An address or size: decimal with an optional K/M/G/T, or 0x hex. */
 static int rd_cfg_parse_phys(const char *who, const char *attr, const char *page, u64 *val)
 {
-	if (!kstrtou64(page, 0, val) || !rd_parse_size(page, val))
+	if (!rd_parse_phys(page, val))
 		return 0;
 	pr_warn("%s: %s '%.*s' is not an address or size (0x hex, or digits with an optional K, M, G or T)\n",
 		who, attr, rd_text_len(page), page);
@@ -261,21 +281,14 @@ static int rd_cfg_parse_bool(const char *who, const char *attr, const char *page
 	return 0;
 }
 
-RD_CFG_ATTR(format, "%d", rd_cfg_parse_bool, false);
+RD_CFG_ATTR(format, 0644, "%d", rd_cfg_parse_bool, NULL);
 
 /*
  * A physical address is root's alone (0600), as /proc/iomem shows
  * addresses to the administrator alone: it would help an attack on the
  * kernel. phys_size tells no address and stays readable by everybody.
  */
-RD_CFG_SHOW_STORE(phys_addr, "0x%llx", rd_cfg_parse_phys, false);
-static struct configfs_attribute rd_cfg_attr_phys_addr = {
-	.ca_name = "phys_addr",
-	.ca_mode = 0600,
-	.ca_owner = THIS_MODULE,
-	.show = rd_cfg_phys_addr_show,
-	.store = rd_cfg_phys_addr_store,
-};
+RD_CFG_ATTR(phys_addr, 0600, "0x%llx", rd_cfg_parse_phys, NULL);
 
 static ssize_t rd_cfg_phys_size_show(struct config_item *item, char *page)
 {
@@ -304,7 +317,7 @@ static ssize_t rd_cfg_phys_size_store(struct config_item *item, const char *page
 	if (!err && want.phys_size > RD_PHYS_HEADER_BYTES)
 		want.size = want.phys_size - RD_PHYS_HEADER_BYTES;
 	if (!err)
-		err = rd_cfg_apply(c, "phys_size", &want, false);
+		err = rd_cfg_apply(c, "phys_size", &want, NULL);
 	mutex_unlock(&rd_lock);
 	return err ? err : count;
 }

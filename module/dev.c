@@ -300,16 +300,6 @@ void rd_dev_free(struct rd_device *rd)
 	kfree(rd);
 }
 
-void rd_dev_set_mem_limit(struct rd_device *rd, u64 bytes)
-{
-	rd_store_set_limit(rd->store, bytes);
-}
-
-void rd_dev_set_spare_pages(struct rd_device *rd, unsigned int pages)
-{
-	rd_store_set_spare_target(rd->store, pages);
-}
-
 void rd_dev_set_throttle(struct rd_device *rd, const struct rd_config *cfg)
 {
 	WRITE_ONCE(rd->throttled, rd_throttle_set(rd->throttle, cfg));

@@ -82,7 +82,7 @@ static int rd_param_phys_set(const char *val, const struct kernel_param *kp)
 {
 	u64 v;
 
-	if (kstrtou64(val, 0, &v) && rd_parse_size(val, &v)) {
+	if (rd_parse_phys(val, &v)) {
 		pr_warn("%s '%s' is not an address or size (0x hex, or digits with an optional K, M, G or T)\n",
 			kp->name, val);
 		return -EINVAL;

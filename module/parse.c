@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Size strings as the module parameters and configfs accept them: decimal
- * digits with an optional K, M, G or T suffix (base 1024).
+ * Size and address strings as the module parameters and configfs accept
+ * them: a size is decimal digits with an optional K, M, G or T suffix
+ * (base 1024); an address or reserved size may also be 0x hex.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -57,4 +58,12 @@ int rd_parse_size(const char *str, u64 *bytes)
 		return -EINVAL;
 	*bytes = value << shift;
 	return 0;
+}
+
+/* An address or size: what kstrtou64() reads in base 0 (0x hex), or a size. */
+int rd_parse_phys(const char *str, u64 *val)
+{
+	if (!kstrtou64(str, 0, val))
+		return 0;
+	return rd_parse_size(str, val);
 }

@@ -104,6 +104,7 @@ extern struct mutex rd_lock;
 
 /* parse.c */
 int rd_parse_size(const char *str, u64 *bytes);
+int rd_parse_phys(const char *str, u64 *val);
 
 /* dev.c */
 int rd_config_validate(const struct rd_config *cfg, const char *who);
@@ -112,8 +113,6 @@ struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name);
 int rd_dev_remove(struct rd_device *rd);
 void rd_dev_unplug(struct rd_device *rd);
 void rd_dev_free(struct rd_device *rd);
-void rd_dev_set_mem_limit(struct rd_device *rd, u64 bytes);
-void rd_dev_set_spare_pages(struct rd_device *rd, unsigned int pages);
 void rd_dev_set_throttle(struct rd_device *rd, const struct rd_config *cfg);
 void rd_dev_power_cut(struct rd_device *rd, unsigned int drop_percent, u64 seed);
 int rd_dev_open(struct gendisk *disk);
