@@ -17,19 +17,10 @@
 #include "store.h"
 #include "throttle.h"
 
+/* A failed page allocation is an I/O error to the file system, not ENOMEM. */
 static blk_status_t rd_errno_to_status(int err)
 {
-	switch (err) {
-	case 0:
-		return BLK_STS_OK;
-	case -ENOSPC:
-		return BLK_STS_NOSPC;
-	case -EAGAIN:
-		return BLK_STS_AGAIN;
-	default:
-		/* the file system sees EIO, not ENOMEM, for a failed page */
-		return BLK_STS_IOERR;
-	}
+	return err == -ENOMEM ? BLK_STS_IOERR : errno_to_blk_status(err);
 }
 
 static blk_status_t rd_do_rw(struct rd_store *store, struct bio *bio, bool write)
