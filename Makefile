@@ -92,7 +92,8 @@ UNIT_SRCS := $(wildcard $(TOP)/tests/host/unit/test_*.c)
 UNIT_BINS := $(patsubst $(TOP)/tests/host/unit/%.c,$(BUILD)/asan/unit/%,$(UNIT_SRCS))
 $(BUILD)/asan/unit/%: $(TOP)/tests/host/unit/%.c $(BUILD)/asan/obj/librd.a $(LIB_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ASAN_CFLAGS) $(USER_CFLAGS) -o $@ $< $(BUILD)/asan/obj/librd.a $(LDLIBS)
+	$(CC) $(ASAN_CFLAGS) $(USER_CFLAGS) -DRD_SOURCE_DIR='"$(TOP)"' -o $@ $< \
+		$(BUILD)/asan/obj/librd.a $(LDLIBS)
 .PHONY: unit-tests
 unit-tests: $(UNIT_BINS)
 
