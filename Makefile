@@ -25,6 +25,8 @@ USER_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
 ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
 LDLIBS := -lm
+# What a program links beyond libc and libm (its unit tests link it too).
+ramdiskctl_LDLIBS := -lz
 
 PROGRAMS := $(notdir $(patsubst %/,%,$(filter-out $(TOP)/userspace/lib/, \
 	$(wildcard $(TOP)/userspace/*/))))
@@ -80,20 +82,31 @@ $(1)_OBJS := $$(patsubst $(TOP)/userspace/%.c,$(BUILD)/obj/%.o,$$($(1)_SRCS))
 $(1)_ASAN_OBJS := $$(patsubst $(TOP)/userspace/%.c,$(BUILD)/asan/obj/%.o,$$($(1)_SRCS))
 $(BIN)/$(1): $$($(1)_OBJS) $(BUILD)/obj/librd.a
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(CFLAGS) -o $$@ $$^ $$(LDLIBS)
+	$$(CC) $$(CFLAGS) -o $$@ $$^ $$(LDLIBS) $$($(1)_LDLIBS)
 $(ASAN_BIN)/$(1): $$($(1)_ASAN_OBJS) $(BUILD)/asan/obj/librd.a
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(ASAN_CFLAGS) -o $$@ $$^ $$(LDLIBS)
+	$$(CC) $$(ASAN_CFLAGS) -o $$@ $$^ $$(LDLIBS) $$($(1)_LDLIBS)
 endef
 $(foreach p,$(PROGRAMS),$(eval $(call program_rules,$(p))))
 
-# Host unit tests: each tests/host/unit/test_NAME.c with the library.
+# Host unit tests: each tests/host/unit/test_NAME.c with the library, or,
+# when NAME.c lives in a program's folder, with that one module, the
+# program's headers and the libraries the program links.
 UNIT_SRCS := $(wildcard $(TOP)/tests/host/unit/test_*.c)
 UNIT_BINS := $(patsubst $(TOP)/tests/host/unit/%.c,$(BUILD)/asan/unit/%,$(UNIT_SRCS))
-$(BUILD)/asan/unit/%: $(TOP)/tests/host/unit/%.c $(BUILD)/asan/obj/librd.a $(LIB_HDRS)
-	@mkdir -p $(dir $@)
-	$(CC) $(ASAN_CFLAGS) $(USER_CFLAGS) -DRD_SOURCE_DIR='"$(TOP)"' -o $@ $< \
-		$(BUILD)/asan/obj/librd.a $(LDLIBS)
+unit_home = $(patsubst $(TOP)/userspace/%/$(1).c,%,$(filter-out $(TOP)/userspace/lib/%, \
+	$(wildcard $(TOP)/userspace/*/$(1).c)))
+define unit_rules
+$(1)_HOME := $$(call unit_home,$(1))
+$(1)_OBJ := $$(if $$($(1)_HOME),$(BUILD)/asan/obj/$$($(1)_HOME)/$(1).o)
+$(BUILD)/asan/unit/test_$(1): $(TOP)/tests/host/unit/test_$(1).c $$($(1)_OBJ) \
+		$(BUILD)/asan/obj/librd.a $(LIB_HDRS)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(ASAN_CFLAGS) $$(USER_CFLAGS) $$(if $$($(1)_HOME),-I$(TOP)/userspace/$$($(1)_HOME)) \
+		-DRD_SOURCE_DIR='"$(TOP)"' -o $$@ $$< $$($(1)_OBJ) $(BUILD)/asan/obj/librd.a \
+		$$(LDLIBS) $$($$($(1)_HOME)_LDLIBS)
+endef
+$(foreach t,$(UNIT_SRCS:$(TOP)/tests/host/unit/test_%.c=%),$(eval $(call unit_rules,$(t))))
 .PHONY: unit-tests
 unit-tests: $(UNIT_BINS)
 
@@ -107,6 +120,9 @@ $(BUILD)/test-bin/%: $(TOP)/tests/vm/helpers/%.c
 userspace: $(TEST_HELPERS)
 
 -include $(shell find $(BUILD)/obj $(BUILD)/asan/obj -name '*.d' 2>/dev/null)
+# A header that moved or went away stays named in the dependency files of
+# objects built before: it must not stop the build that rebuilds them.
+$(TOP)/userspace/%.h: ;
 
 # --- tests -----------------------------------------------------------------
 

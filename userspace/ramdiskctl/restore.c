@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #define COPY_CHUNK (1 << 20)
 
@@ -25,7 +26,7 @@ struct image {
 	int fd;
 	const char *path;
 	uint32_t file_crc;
-	char *buf;
+	unsigned char *buf;
 };
 
 /* Reads exactly len bytes; -1 and a message when the image ends first. */
@@ -50,7 +51,7 @@ static int read_exact(struct image *im, void *buf, size_t len)
 		p += n;
 		left -= (size_t)n;
 	}
-	im->file_crc = crc32_update(im->file_crc, buf, len);
+	im->file_crc = (uint32_t)crc32_z(im->file_crc, buf, len);
 	return 0;
 }
 
@@ -89,7 +90,7 @@ static int walk_image(struct image *im, const struct rdimage_header *h, int dev_
 
 			if (read_exact(im, im->buf, want))
 				return RC_BAD_IMAGE;
-			data_crc = crc32_update(data_crc, im->buf, want);
+			data_crc = (uint32_t)crc32_z(data_crc, im->buf, want);
 			if (dev_fd >= 0 && pwrite(dev_fd, im->buf, want,
 						  (off_t)(e.offset + done)) != (ssize_t)want) {
 				errmsg_errno("restore: %s: writing at %llu", dev,

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #define COPY_CHUNK (1 << 20)
 
@@ -72,7 +73,7 @@ static int write_all(int fd, const void *buf, size_t len, uint32_t *file_crc)
 {
 	const char *p = buf;
 
-	*file_crc = crc32_update(*file_crc, buf, len);
+	*file_crc = (uint32_t)crc32_z(*file_crc, buf, len);
 	while (len) {
 		ssize_t n = write(fd, p, len);
 
@@ -95,7 +96,7 @@ static int save(int dev_fd, const char *dev, int out, const char *file)
 	uint32_t file_crc = 0;
 	size_t count;
 	int sector, rc;
-	char *buf;
+	unsigned char *buf;
 
 	if (ioctl(dev_fd, BLKGETSIZE64, &h.device_size) || ioctl(dev_fd, BLKSSZGET, &sector)) {
 		errmsg_errno("save: %s: not a block device", dev);
@@ -137,7 +138,7 @@ static int save(int dev_fd, const char *dev, int out, const char *file)
 				       n ? strerror(errno) : "unexpected end");
 				goto out_free;
 			}
-			data_crc = crc32_update(data_crc, buf, (size_t)n);
+			data_crc = (uint32_t)crc32_z(data_crc, buf, (size_t)n);
 			if (write_all(out, buf, (size_t)n, &file_crc))
 				goto out_write;
 			done += (uint64_t)n;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #ifndef RD_SOURCE_DIR
 #define RD_SOURCE_DIR "."
@@ -29,11 +30,12 @@ static int failures;
 
 static void test_crc(void)
 {
-	/* the published check value of CRC-32 (zlib, PNG, Ethernet) */
-	CHECK(crc32_update(0, "123456789", 9) == 0xCBF43926u);
-	CHECK(crc32_update(0, "", 0) == 0);
+	/* the images use this CRC-32: its published check value (zlib, PNG, Ethernet) */
+	CHECK(crc32_z(0, (const unsigned char *)"123456789", 9) == 0xCBF43926u);
+	CHECK(crc32_z(0, (const unsigned char *)"", 0) == 0);
 	/* continuing a CRC equals computing it in one go */
-	CHECK(crc32_update(crc32_update(0, "1234", 4), "56789", 5) == 0xCBF43926u);
+	CHECK(crc32_z(crc32_z(0, (const unsigned char *)"1234", 4), (const unsigned char *)"56789",
+		      5) == 0xCBF43926u);
 }
 
 static void test_header(void)
@@ -157,7 +159,7 @@ static void test_old_image(void)
 			goto out;
 		}
 		memcpy(got + e.offset, img + pos, e.length);
-		CHECK(crc32_update(0, img + pos, e.length) ==
+		CHECK((uint32_t)crc32_z(0, img + pos, e.length) ==
 		      rdimage_get_le32(img + pos + e.length));
 		pos += e.length + 4;
 	}
@@ -165,7 +167,7 @@ static void test_old_image(void)
 	if (pos + RDIMAGE_TRAILER_BYTES != len)
 		goto out;
 	CHECK(!rdimage_trailer_unpack(img + pos, &count, &crc, &why));
-	CHECK(count == h.extent_count && crc == crc32_update(0, img, pos));
+	CHECK(count == h.extent_count && crc == (uint32_t)crc32_z(0, img, pos));
 	rdimage_trailer_pack(count, crc, again);
 	CHECK(!memcmp(again, img + pos, RDIMAGE_TRAILER_BYTES));
 	CHECK(!memcmp(got, want, OLD_DEVICE_SIZE));

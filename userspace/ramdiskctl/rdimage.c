@@ -3,35 +3,15 @@
 #include "rdimage.h"
 
 #include <string.h>
+#include <zlib.h>
 
 static const char header_magic[8] = { 'R', 'D', 'I', 'M', 'A', 'G', 'E', '1' };
 static const char trailer_magic[8] = { 'R', 'D', 'I', 'M', 'G', 'E', 'N', 'D' };
 
-static uint32_t crc_table[256];
-static bool crc_table_ready;
-
-static void crc_table_init(void)
+/* The format's CRC-32 is zlib's: crc32_z(0, ...) over the bytes. */
+static uint32_t crc(const void *buf, size_t len)
 {
-	for (uint32_t n = 0; n < 256; n++) {
-		uint32_t c = n;
-
-		for (int k = 0; k < 8; k++)
-			c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-		crc_table[n] = c;
-	}
-	crc_table_ready = true;
-}
-
-uint32_t crc32_update(uint32_t crc, const void *buf, size_t len)
-{
-	const unsigned char *p = buf;
-
-	if (!crc_table_ready)
-		crc_table_init();
-	crc = ~crc;
-	while (len--)
-		crc = crc_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
-	return ~crc;
+	return (uint32_t)crc32_z(0, buf, len);
 }
 
 void rdimage_put_le32(unsigned char *p, uint32_t v)
@@ -75,7 +55,7 @@ void rdimage_header_pack(const struct rdimage_header *h, unsigned char out[RDIMA
 	rdimage_put_le32(out + 28, h->flags);
 	put_le64(out + 32, h->extent_count);
 	put_le64(out + 40, h->data_bytes);
-	rdimage_put_le32(out + 60, crc32_update(0, out, 60));
+	rdimage_put_le32(out + 60, crc(out, 60));
 }
 
 int rdimage_header_unpack(const unsigned char in[RDIMAGE_HEADER_BYTES], struct rdimage_header *h,
@@ -85,7 +65,7 @@ int rdimage_header_unpack(const unsigned char in[RDIMAGE_HEADER_BYTES], struct r
 		*why = "not a ramdisk image (bad magic)";
 		return -1;
 	}
-	if (rdimage_get_le32(in + 60) != crc32_update(0, in, 60)) {
+	if (rdimage_get_le32(in + 60) != crc(in, 60)) {
 		*why = "image header fails its checksum";
 		return -1;
 	}
@@ -107,13 +87,13 @@ void rdimage_extent_pack(const struct rdimage_extent *e, unsigned char out[RDIMA
 	memset(out, 0, RDIMAGE_EXTENT_BYTES);
 	put_le64(out, e->offset);
 	put_le64(out + 8, e->length);
-	rdimage_put_le32(out + 20, crc32_update(0, out, 20));
+	rdimage_put_le32(out + 20, crc(out, 20));
 }
 
 int rdimage_extent_unpack(const unsigned char in[RDIMAGE_EXTENT_BYTES], struct rdimage_extent *e,
 			  const char **why)
 {
-	if (rdimage_get_le32(in + 20) != crc32_update(0, in, 20)) {
+	if (rdimage_get_le32(in + 20) != crc(in, 20)) {
 		*why = "an extent record fails its checksum";
 		return -1;
 	}
@@ -128,13 +108,13 @@ void rdimage_trailer_pack(uint64_t extent_count, uint32_t file_crc,
 	memcpy(out, trailer_magic, 8);
 	put_le64(out + 8, extent_count);
 	rdimage_put_le32(out + 16, file_crc);
-	rdimage_put_le32(out + 20, crc32_update(0, out, 20));
+	rdimage_put_le32(out + 20, crc(out, 20));
 }
 
 int rdimage_trailer_unpack(const unsigned char in[RDIMAGE_TRAILER_BYTES], uint64_t *extent_count,
 			   uint32_t *file_crc, const char **why)
 {
-	if (memcmp(in, trailer_magic, 8) || rdimage_get_le32(in + 20) != crc32_update(0, in, 20)) {
+	if (memcmp(in, trailer_magic, 8) || rdimage_get_le32(in + 20) != crc(in, 20)) {
 		*why = "the image trailer is missing or corrupted";
 		return -1;
 	}

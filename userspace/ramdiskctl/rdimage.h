@@ -13,7 +13,8 @@
  *   trailer  24 bytes  magic "RDIMGEND", extent count, CRC-32 of every
  *                      byte before the trailer, CRC-32 of the 20 bytes
  *                      before it
- * CRC-32 is the zlib one (reflected 0xEDB88320, inverted in and out).
+ * CRC-32 is zlib's crc32() (reflected 0xEDB88320, inverted in and out):
+ * callers checksum data with crc32_z() from <zlib.h>, starting from 0.
  */
 #ifndef RAMDISK_RDIMAGE_H
 #define RAMDISK_RDIMAGE_H
@@ -39,9 +40,6 @@ struct rdimage_extent {
 	uint64_t offset;
 	uint64_t length;
 };
-
-/* CRC-32 of len bytes continuing from crc (start with 0). */
-uint32_t crc32_update(uint32_t crc, const void *buf, size_t len);
 
 void rdimage_header_pack(const struct rdimage_header *h, unsigned char out[RDIMAGE_HEADER_BYTES]);
 /* 0, or -1 with *why saying what is wrong with the bytes. */
