@@ -27,6 +27,7 @@ ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 LDLIBS := -lm
 # What a program links beyond libc and libm (its unit tests link it too).
 ramdiskctl_LDLIBS := -lz
+rdbench_LDLIBS := -luring
 
 PROGRAMS := $(notdir $(patsubst %/,%,$(filter-out $(TOP)/userspace/lib/, \
 	$(wildcard $(TOP)/userspace/*/))))

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A minimal io_uring through the raw system calls (no liburing): enough to
- * keep a queue of fixed-size reads or writes full, as fio's io_uring
- * engine does at iodepth N.
+ * A minimal io_uring on liburing: enough to keep a queue of fixed-size
+ * reads or writes full, as fio's io_uring engine does at iodepth N.
  */
 #ifndef RAMDISK_URING_H
 #define RAMDISK_URING_H
