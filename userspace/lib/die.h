@@ -1,27 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * One-line error messages prefixed with the program name, the way every
- * ramdisk tool reports a failure: "ramdiskctl: rd0: busy (open or mounted)".
+ * Transitional: the old names of the tools' error messages, now <err.h>'s
+ * warnx(), warn(), errx() and err() ("prog: message[: strerror]").
+ * Only the table and JSON printing code that is moving to libsmartcols
+ * (issue #23) still uses them; new code calls err(3) directly. Remove
+ * this header once nothing includes it.
  */
 #ifndef RAMDISK_DIE_H
 #define RAMDISK_DIE_H
 
-#include <stdarg.h>
-#include <stdnoreturn.h>
+#include <err.h>
 
-/* Remember the program name (basename of argv0) for every later message. */
-void die_init(const char *argv0);
-const char *die_progname(void);
-
-/* "prog: message\n" on stderr. */
-void errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "prog: message: strerror(errno)\n" on stderr; errno is left untouched. */
-void errmsg_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void verrmsg(int errnum, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
-
-/* errmsg() then exit(status). */
-noreturn void die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* errmsg_errno() then exit(status). */
-noreturn void die_errno(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define errmsg(...) warnx(__VA_ARGS__)
+#define errmsg_errno(...) warn(__VA_ARGS__)
+#define die(status, ...) errx(status, __VA_ARGS__)
+#define die_errno(status, ...) err(status, __VA_ARGS__)
 
 #endif /* RAMDISK_DIE_H */

@@ -9,10 +9,10 @@
  * live in, and both are touched before the clock starts, so page faults
  * are not timed.
  */
-#include "die.h"
 #include "size.h"
 #include "timing.h"
 
+#include <err.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -36,9 +36,9 @@ static uint64_t size_option(const char *name, const char *arg)
 	uint64_t bytes;
 
 	if (size_parse(arg, &bytes, &why))
-		die(2, "%s: '%s': %s", name, arg, why);
+		errx(2, "%s: '%s': %s", name, arg, why);
 	if (!bytes)
-		die(2, "%s: must not be 0", name);
+		errx(2, "%s: must not be 0", name);
 	return bytes;
 }
 
@@ -64,7 +64,8 @@ int main(int argc, char **argv)
 	long runs = 5;
 	int opt;
 
-	die_init(argv[0]);
+	/* a message is one write(2), whole, even beside other processes */
+	setvbuf(stderr, NULL, _IOLBF, 0);
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'b':
@@ -76,7 +77,7 @@ int main(int argc, char **argv)
 		case 'r':
 			runs = strtol(optarg, &end, 10);
 			if (*end || runs < 1 || runs > MAX_RUNS)
-				die(2, "--runs: '%s': a number from 1 to %d", optarg, MAX_RUNS);
+				errx(2, "--runs: '%s': a number from 1 to %d", optarg, MAX_RUNS);
 			break;
 		case 'h':
 			usage(stdout);
@@ -91,14 +92,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (bs > total || total % bs)
-		die(2, "--total must be a multiple of --bs");
+		errx(2, "--total must be a multiple of --bs");
 
 	/* C11 wants the size of an aligned_alloc() a multiple of the alignment */
 	alloc = (total + 4095) / 4096 * 4096;
 	src = aligned_alloc(4096, alloc);
 	dst = aligned_alloc(4096, alloc);
 	if (!src || !dst)
-		die(1, "cannot allocate 2 x %llu bytes", (unsigned long long)total);
+		errx(1, "cannot allocate 2 x %llu bytes", (unsigned long long)total);
 	memset(src, 0x5a, total);
 	memset(dst, 0, total);
 
@@ -110,7 +111,7 @@ int main(int argc, char **argv)
 		mibs[r] = (double)total / (1 << 20) / elapsed_s(start, now_ns());
 		/* the copy must not be optimised away: its result is looked at */
 		if (dst[total - 1] != 0x5a)
-			die(1, "copy check failed");
+			errx(1, "copy check failed");
 	}
 	qsort(mibs, runs, sizeof(mibs[0]), compare_double);
 	printf("bs=%llu MiB/s=%.0f\n", (unsigned long long)bs, mibs[runs / 2]);

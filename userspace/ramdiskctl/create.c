@@ -9,11 +9,11 @@
  */
 #include "ramdiskctl.h"
 
-#include "die.h"
 #include "size.h"
 #include "sysfs_file.h"
 
 #include <ctype.h>
+#include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -232,9 +232,9 @@ static int check_features(const struct create_opts *o)
 		const bool *set = (const bool *)((const char *)o + optional[i].offset);
 
 		if (*set && !module_supports(optional[i].attr)) {
-			errmsg("create: %s: this ramdisk module has no %s "
-			       "attribute",
-			       optional[i].option, optional[i].attr);
+			warnx("create: %s: this ramdisk module has no %s "
+			      "attribute",
+			      optional[i].option, optional[i].attr);
 			return RC_ERROR;
 		}
 	}
@@ -249,11 +249,11 @@ static void config_dir(char *buf, size_t len, const char *name)
 static int mkdir_failed(int err, const char *name)
 {
 	if (err == EEXIST) {
-		errmsg("create: %s already exists", name);
+		warnx("create: %s already exists", name);
 		return RC_EXISTS;
 	}
 	if (err == ENOENT) {
-		errmsg("create: %s vanished; was the ramdisk module unloaded?", configfs_root());
+		warnx("create: %s vanished; was the ramdisk module unloaded?", configfs_root());
 		return RC_NO_MODULE;
 	}
 	return report_errno(err, "create: %s", name);
@@ -283,7 +283,7 @@ static int make_config(const struct create_opts *o, char *name)
 			return mkdir_failed(errno, name);
 		tries++;
 	}
-	errmsg("create: no free rdN name after %d tries", AUTO_NAME_TRIES);
+	warnx("create: no free rdN name after %d tries", AUTO_NAME_TRIES);
 	return RC_ERROR;
 }
 
@@ -297,11 +297,11 @@ static int write_attr(const char *name, const char *attr, const char *value)
 		return RC_OK;
 	err = errno;
 	if (err == EINVAL)
-		errmsg("create: %s: the module refused %s=%s (dmesg says why)", name, attr, value);
+		warnx("create: %s: the module refused %s=%s (dmesg says why)", name, attr, value);
 	else if (err == ENOENT)
-		errmsg("create: %s: no %s attribute; is this the ramdisk "
-		       "module of this tool's version?",
-		       name, attr);
+		warnx("create: %s: no %s attribute; is this the ramdisk "
+		      "module of this tool's version?",
+		      name, attr);
 	else
 		report_errno(err, "create: %s: setting %s=%s", name, attr, value);
 	return err == ENOENT ? RC_ERROR : rc_from_errno(err);
@@ -361,7 +361,7 @@ static int power_on(const char *name, int *index)
 		return rc;
 	path_fmt(path, sizeof(path), "%s/%s/index", configfs_root(), name);
 	if (sysfs_read_s64(path, &v) || v < 0 || v > INT_MAX) {
-		errmsg("create: %s: powered on but its index is unreadable", name);
+		warnx("create: %s: powered on but its index is unreadable", name);
 		return RC_ERROR;
 	}
 	*index = (int)v;
@@ -375,12 +375,12 @@ static void undo_create(const char *name, bool tried_power)
 
 	path_fmt(path, sizeof(path), "%s/%s/power", configfs_root(), name);
 	if (tried_power && sysfs_write_line(path, "0") && errno != ENOENT)
-		errmsg_errno("create: %s: powering off again", name);
+		warn("create: %s: powering off again", name);
 	config_dir(path, sizeof(path), name);
 	if (rmdir(path))
-		errmsg_errno("create: could not remove the half-made %s "
-			     "(rmdir it by hand)",
-			     path);
+		warn("create: could not remove the half-made %s "
+		     "(rmdir it by hand)",
+		     path);
 }
 
 int cmd_create(int argc, char **argv)

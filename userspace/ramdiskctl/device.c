@@ -7,10 +7,10 @@
  */
 #include "ramdiskctl.h"
 
-#include "die.h"
 #include "sysfs_file.h"
 
 #include <dirent.h>
+#include <err.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -259,7 +259,7 @@ int rd_resolve(const char *arg, struct rd_device *d)
 		return RC_OK;
 	if (errno == EACCES)
 		return report_errno(errno, "%s", arg);
-	errmsg("%s: no such ramdisk device or configuration", arg);
+	warnx("%s: no such ramdisk device or configuration", arg);
 	return RC_NO_DEVICE;
 }
 

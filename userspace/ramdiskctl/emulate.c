@@ -5,9 +5,9 @@
  */
 #include "ramdiskctl.h"
 
-#include "die.h"
 #include "sysfs_file.h"
 
+#include <err.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -47,7 +47,7 @@ static int resolve_configured(const char *cmd, const char *arg, struct rd_device
 	if (rc)
 		return rc;
 	if (!d->configured) {
-		errmsg("%s: %s was made at module load and has no configuration", cmd, arg);
+		warnx("%s: %s was made at module load and has no configuration", cmd, arg);
 		return RC_NO_DEVICE;
 	}
 	return RC_OK;
@@ -76,7 +76,7 @@ int cmd_powercut(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (d.index < 0) {
-		errmsg("powercut: %s is powered off", argv[1]);
+		warnx("powercut: %s is powered off", argv[1]);
 		return RC_NO_DEVICE;
 	}
 	return write_attr("powercut", d.name, "power_cut", "1");

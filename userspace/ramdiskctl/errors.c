@@ -5,8 +5,7 @@
  */
 #include "ramdiskctl.h"
 
-#include "die.h"
-
+#include <err.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -58,6 +57,6 @@ int report_errno(int err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	errmsg("%s: %s", what, reason(err));
+	warnx("%s: %s", what, reason(err));
 	return rc_from_errno(err);
 }

@@ -2,9 +2,9 @@
 /* info: one device's configuration and statistics, one "key: value" a line. */
 #include "ramdiskctl.h"
 
-#include "die.h"
 #include "size.h"
 
+#include <err.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>

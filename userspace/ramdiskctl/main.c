@@ -2,8 +2,8 @@
 /* ramdiskctl: command dispatch, help and the exit status table. */
 #include "ramdiskctl.h"
 
-#include "die.h"
-
+#include <err.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -107,8 +107,8 @@ static const struct command *find_command(const char *name)
 
 static void print_overview(FILE *out)
 {
-	fprintf(out, "Usage: %s COMMAND [OPTIONS] [ARGS]\n\n%s\nCommands:\n", die_progname(),
-		overview);
+	fprintf(out, "Usage: %s COMMAND [OPTIONS] [ARGS]\n\n%s\nCommands:\n",
+		program_invocation_short_name, overview);
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		fprintf(out, "  %s", commands[i].help);
 	fprintf(out, "  help [COMMAND]\n    This text, or one command's.\n");
@@ -120,7 +120,7 @@ int command_help(const char *cmd)
 	const struct command *c = cmd ? find_command(cmd) : NULL;
 
 	if (c)
-		printf("Usage: %s %s", die_progname(), c->help);
+		printf("Usage: %s %s", program_invocation_short_name, c->help);
 	else
 		print_overview(stdout);
 	return RC_OK;
@@ -135,9 +135,9 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (cmd)
-		errmsg("%s: %s (see %s %s --help)", cmd, msg, die_progname(), cmd);
+		warnx("%s: %s (see %s %s --help)", cmd, msg, program_invocation_short_name, cmd);
 	else
-		errmsg("%s (see %s --help)", msg, die_progname());
+		warnx("%s (see %s --help)", msg, program_invocation_short_name);
 	return RC_USAGE;
 }
 
@@ -157,7 +157,7 @@ int option_error(const char *cmd, char **argv, int opt)
 static int finish(int rc)
 {
 	if (fflush(stdout) || ferror(stdout)) {
-		errmsg_errno("writing output");
+		warn("writing output");
 		return rc ? rc : RC_ERROR;
 	}
 	return rc;
@@ -167,7 +167,8 @@ int main(int argc, char **argv)
 {
 	const struct command *c;
 
-	die_init(argv[0]);
+	/* a message is one write(2), whole, even beside other processes */
+	setvbuf(stderr, NULL, _IOLBF, 0);
 	if (argc < 2) {
 		print_overview(stderr);
 		return RC_USAGE;

@@ -6,9 +6,9 @@
  */
 #include "ramdiskctl.h"
 
-#include "die.h"
 #include "sysfs_file.h"
 
+#include <err.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -46,7 +46,7 @@ void path_fmt(char *buf, size_t len, const char *fmt, ...)
 	n = vsnprintf(buf, len, fmt, ap);
 	va_end(ap);
 	if (n < 0 || (size_t)n >= len)
-		die(RC_ERROR, "path too long: %s", buf);
+		errx(RC_ERROR, "path too long: %s", buf);
 }
 
 static bool is_dir(const char *path)
@@ -67,14 +67,14 @@ int require_module(void)
 		return report_errno(errno, "%s", configfs_root());
 	path_fmt(path, sizeof(path), "%s/module/ramdisk", sysfs_root());
 	if (is_dir(path))
-		errmsg("%s is missing though the ramdisk module is loaded; "
-		       "is configfs mounted (mount -t configfs none "
-		       "/sys/kernel/config)?",
-		       configfs_root());
+		warnx("%s is missing though the ramdisk module is loaded; "
+		      "is configfs mounted (mount -t configfs none "
+		      "/sys/kernel/config)?",
+		      configfs_root());
 	else
-		errmsg("the ramdisk module is not loaded (%s is missing); "
-		       "load it with modprobe ramdisk",
-		       configfs_root());
+		warnx("the ramdisk module is not loaded (%s is missing); "
+		      "load it with modprobe ramdisk",
+		      configfs_root());
 	return RC_NO_MODULE;
 }
 

@@ -7,9 +7,9 @@
  */
 #include "ramdiskctl.h"
 
-#include "die.h"
 #include "sysfs_file.h"
 
+#include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -50,9 +50,9 @@ static int remove_one(const char *arg)
 		return rc;
 	rd_devpath(&d, dev, sizeof(dev));
 	if (!d.configured) {
-		errmsg("remove: %s was made when the module was loaded; it "
-		       "goes away only with rmmod ramdisk",
-		       dev);
+		warnx("remove: %s was made when the module was loaded; it "
+		      "goes away only with rmmod ramdisk",
+		      dev);
 		return RC_ERROR;
 	}
 
@@ -61,7 +61,7 @@ static int remove_one(const char *arg)
 		return report_errno(errno, "remove: %s: reading power", d.name);
 	if (strcmp(power, "0") && power_off(path)) {
 		if (errno == EBUSY) {
-			errmsg("remove: %s (%s) is busy: open or mounted", d.name, dev);
+			warnx("remove: %s (%s) is busy: open or mounted", d.name, dev);
 			return RC_BUSY;
 		}
 		return report_errno(errno, "remove: %s: powering off", d.name);
@@ -70,7 +70,7 @@ static int remove_one(const char *arg)
 	path_fmt(path, sizeof(path), "%s/%s", configfs_root(), d.name);
 	if (rmdir(path)) {
 		if (errno == ENOENT) {
-			errmsg("remove: %s: removed by someone else meanwhile", d.name);
+			warnx("remove: %s: removed by someone else meanwhile", d.name);
 			return RC_NO_DEVICE;
 		}
 		return report_errno(errno, "remove: %s", d.name);

@@ -6,9 +6,9 @@
  */
 #include "ramdiskctl.h"
 
-#include "die.h"
 #include "rdimage.h"
 
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -41,11 +41,11 @@ static int read_exact(struct image *im, void *buf, size_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			errmsg_errno("restore: reading %s", im->path);
+			warn("restore: reading %s", im->path);
 			return -1;
 		}
 		if (!n) {
-			errmsg("restore: %s: the image is truncated", im->path);
+			warnx("restore: %s: the image is truncated", im->path);
 			return -1;
 		}
 		p += n;
@@ -57,7 +57,7 @@ static int read_exact(struct image *im, void *buf, size_t len)
 
 static int bad_image(const struct image *im, const char *why)
 {
-	errmsg("restore: %s: %s; nothing was written", im->path, why);
+	warnx("restore: %s: %s; nothing was written", im->path, why);
 	return RC_BAD_IMAGE;
 }
 
@@ -93,8 +93,8 @@ static int walk_image(struct image *im, const struct rdimage_header *h, int dev_
 			data_crc = (uint32_t)crc32_z(data_crc, im->buf, want);
 			if (dev_fd >= 0 && pwrite(dev_fd, im->buf, want,
 						  (off_t)(e.offset + done)) != (ssize_t)want) {
-				errmsg_errno("restore: %s: writing at %llu", dev,
-					     (unsigned long long)(e.offset + done));
+				warn("restore: %s: writing at %llu", dev,
+				     (unsigned long long)(e.offset + done));
 				return RC_ERROR;
 			}
 			done += want;
@@ -125,7 +125,7 @@ static int restore(struct image *im, int dev_fd, const char *dev)
 	int sector, rc;
 
 	if (ioctl(dev_fd, BLKGETSIZE64, &dev_size) || ioctl(dev_fd, BLKSSZGET, &sector)) {
-		errmsg_errno("restore: %s: not a block device", dev);
+		warn("restore: %s: not a block device", dev);
 		return RC_ERROR;
 	}
 	if (read_exact(im, hdr, sizeof(hdr)))
@@ -133,9 +133,9 @@ static int restore(struct image *im, int dev_fd, const char *dev)
 	if (rdimage_header_unpack(hdr, &h, &why))
 		return bad_image(im, why);
 	if (h.device_size != dev_size || h.block_size != (uint32_t)sector) {
-		errmsg("restore: %s holds a device of %llu bytes in %u-byte blocks, %s has %llu bytes in %d-byte blocks; nothing was written",
-		       im->path, (unsigned long long)h.device_size, h.block_size, dev,
-		       (unsigned long long)dev_size, sector);
+		warnx("restore: %s holds a device of %llu bytes in %u-byte blocks, %s has %llu bytes in %d-byte blocks; nothing was written",
+		      im->path, (unsigned long long)h.device_size, h.block_size, dev,
+		      (unsigned long long)dev_size, sector);
 		return RC_MISMATCH;
 	}
 	if ((rc = walk_image(im, &h, -1, dev)))
@@ -145,11 +145,11 @@ static int restore(struct image *im, int dev_fd, const char *dev)
 	range[0] = 0;
 	range[1] = dev_size;
 	if (ioctl(dev_fd, BLKDISCARD, range)) {
-		errmsg_errno("restore: %s: discarding the old contents", dev);
+		warn("restore: %s: discarding the old contents", dev);
 		return RC_ERROR;
 	}
 	if (lseek(im->fd, 0, SEEK_SET)) {
-		errmsg_errno("restore: %s: rewinding", im->path);
+		warn("restore: %s: rewinding", im->path);
 		return RC_ERROR;
 	}
 	im->file_crc = 0;
@@ -159,7 +159,7 @@ static int restore(struct image *im, int dev_fd, const char *dev)
 	if ((rc = walk_image(im, &h, dev_fd, dev)))
 		return rc;
 	if (fsync(dev_fd)) {
-		errmsg_errno("restore: %s: flushing", dev);
+		warn("restore: %s: flushing", dev);
 		return RC_ERROR;
 	}
 	return RC_OK;
@@ -201,7 +201,7 @@ int cmd_restore(int argc, char **argv)
 	}
 	im.buf = malloc(COPY_CHUNK);
 	if (!im.buf) {
-		errmsg("out of memory");
+		warnx("out of memory");
 		rc = RC_ERROR;
 	} else {
 		rc = restore(&im, dev_fd, dev);

@@ -6,10 +6,10 @@
  */
 #include "ramdiskctl.h"
 
-#include "die.h"
 #include "rdimage.h"
 #include "ramdisk.h"
 
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -41,10 +41,10 @@ static int get_extents(int fd, const char *dev, struct rdimage_extent **list, si
 
 			free(*list);
 			if (err == ENOTTY)
-				errmsg("save: %s is not a ramdisk device (or its module is too old)",
-				       dev);
+				warnx("save: %s is not a ramdisk device (or its module is too old)",
+				      dev);
 			else
-				errmsg("save: %s: listing extents: %s", dev, strerror(err));
+				warnx("save: %s: listing extents: %s", dev, strerror(err));
 			return RC_ERROR;
 		}
 		for (uint32_t i = 0; i < req.count; i++) {
@@ -54,7 +54,7 @@ static int get_extents(int fd, const char *dev, struct rdimage_extent **list, si
 
 				if (!n) {
 					free(*list);
-					errmsg("out of memory");
+					warnx("out of memory");
 					return RC_ERROR;
 				}
 				*list = n;
@@ -99,7 +99,7 @@ static int save(int dev_fd, const char *dev, int out, const char *file)
 	unsigned char *buf;
 
 	if (ioctl(dev_fd, BLKGETSIZE64, &h.device_size) || ioctl(dev_fd, BLKSSZGET, &sector)) {
-		errmsg_errno("save: %s: not a block device", dev);
+		warn("save: %s: not a block device", dev);
 		return RC_ERROR;
 	}
 	h.block_size = (uint32_t)sector;
@@ -111,7 +111,7 @@ static int save(int dev_fd, const char *dev, int out, const char *file)
 	buf = malloc(COPY_CHUNK);
 	if (!buf) {
 		free(list);
-		errmsg("out of memory");
+		warnx("out of memory");
 		return RC_ERROR;
 	}
 	rdimage_header_pack(&h, hdr);
@@ -133,9 +133,9 @@ static int save(int dev_fd, const char *dev, int out, const char *file)
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n <= 0) {
-				errmsg("save: %s: reading at %llu: %s", dev,
-				       (unsigned long long)(list[i].offset + done),
-				       n ? strerror(errno) : "unexpected end");
+				warnx("save: %s: reading at %llu: %s", dev,
+				      (unsigned long long)(list[i].offset + done),
+				      n ? strerror(errno) : "unexpected end");
 				goto out_free;
 			}
 			data_crc = (uint32_t)crc32_z(data_crc, buf, (size_t)n);
@@ -153,7 +153,7 @@ static int save(int dev_fd, const char *dev, int out, const char *file)
 	rc = RC_OK;
 	goto out_free;
 out_write:
-	errmsg_errno("save: writing %s", file);
+	warn("save: writing %s", file);
 out_free:
 	free(buf);
 	free(list);

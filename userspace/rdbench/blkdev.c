@@ -7,9 +7,9 @@
  */
 #include "blkdev.h"
 
-#include "die.h"
 #include "rdbench.h"
 
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
@@ -71,10 +71,10 @@ static int read_signature(int fd, const char *path, const char **sig)
 	ssize_t n;
 
 	if (!buf)
-		die_errno(EXIT_RUN_FAILED, "out of memory");
+		err(EXIT_RUN_FAILED, "out of memory");
 	n = pread(fd, buf, SIGNATURE_SPAN, 0);
 	if (n < 0) {
-		errmsg_errno("%s: cannot read it", path);
+		warn("%s: cannot read it", path);
 		free(buf);
 		return -1;
 	}
@@ -89,7 +89,7 @@ int file_signature(const char *path, const char **sig)
 	int ret;
 
 	if (fd < 0) {
-		errmsg_errno("%s: cannot open it", path);
+		warn("%s: cannot open it", path);
 		return -1;
 	}
 	ret = read_signature(fd, path, sig);
@@ -149,15 +149,15 @@ int blkdev_check(const char *path, uint64_t *size, const char **sig)
 
 	if (fd < 0) {
 		if (errno == EBUSY)
-			errmsg("%s: refusing a device in use (mounted, swap, "
-			       "or held by md, dm or another program)",
-			       path);
+			warnx("%s: refusing a device in use (mounted, swap, "
+			      "or held by md, dm or another program)",
+			      path);
 		else
-			errmsg_errno("%s: cannot open it", path);
+			warn("%s: cannot open it", path);
 		return -1;
 	}
 	if (ioctl(fd, BLKGETSIZE64, size)) {
-		errmsg_errno("%s: cannot read the device size", path);
+		warn("%s: cannot read the device size", path);
 		goto out_close;
 	}
 	ret = read_signature(fd, path, sig);

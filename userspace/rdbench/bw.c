@@ -6,10 +6,10 @@
  * cache, so the read pass comes from the device too, unless the file
  * system keeps its data in the page cache (tmpfs).
  */
-#include "die.h"
 #include "rdbench.h"
 #include "timing.h"
 
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -52,7 +52,7 @@ static int bw_set(void *cfg, int opt, const char *arg)
 			return -1;
 		for (size_t i = 0; i < b->nbs; i++) {
 			if (!b->bs[i] || b->bs[i] > (64u << 20)) {
-				errmsg("--bs: %s: from 1 byte to 64M", arg);
+				warnx("--bs: %s: from 1 byte to 64M", arg);
 				return -1;
 			}
 		}
@@ -61,7 +61,7 @@ static int bw_set(void *cfg, int opt, const char *arg)
 		if (parse_size_arg("--size", arg, &b->size))
 			return -1;
 		if (!b->size) {
-			errmsg("--size: must not be 0");
+			warnx("--size: must not be 0");
 			return -1;
 		}
 		return 0;
@@ -87,7 +87,7 @@ struct pass {
 static int pass_fail(const struct pass *p, const char *what)
 {
 	if (!rdbench_stop)
-		errmsg_errno("%s: %s", p->t->datapath, what);
+		warn("%s: %s", p->t->datapath, what);
 	return -1;
 }
 
@@ -175,7 +175,7 @@ static int run_block_size(const struct common *c, const struct bw_config *cfg,
 	char *buf;
 
 	if (posix_memalign((void **)&buf, DIRECT_ALIGN, bs))
-		die_errno(EXIT_RUN_FAILED, "out of memory");
+		err(EXIT_RUN_FAILED, "out of memory");
 	memset(buf, 'b', bs);
 	for (size_t i = 0; i < c->ntargets; i++) {
 		struct pass p = { &c->targets[i], cfg, sizes[i], bs, buf };
@@ -245,8 +245,8 @@ int bw_main(int argc, char **argv)
 	if (cfg.direct) {
 		for (size_t b = 0; b < cfg.nbs; b++) {
 			if (cfg.bs[b] % DIRECT_ALIGN) {
-				errmsg("--direct: every --bs must be a "
-				       "multiple of 4k");
+				warnx("--direct: every --bs must be a "
+				      "multiple of 4k");
 				goto out_cleanup;
 			}
 		}
@@ -254,7 +254,7 @@ int bw_main(int argc, char **argv)
 	sizes = calloc(c.ntargets, sizeof(*sizes));
 	mibs = calloc(c.ntargets * OPS * c.runs, sizeof(*mibs));
 	if (!sizes || !mibs)
-		die_errno(EXIT_RUN_FAILED, "out of memory");
+		err(EXIT_RUN_FAILED, "out of memory");
 	for (size_t i = 0; i < c.ntargets; i++) {
 		/* 0 lets a block device choose min(device, 256M) */
 		sizes[i] = cfg.size;
@@ -264,10 +264,10 @@ int bw_main(int argc, char **argv)
 			sizes[i] = 256 << 20;
 		for (size_t b = 0; b < cfg.nbs; b++) {
 			if (sizes[i] < cfg.bs[b]) {
-				errmsg("%s: --size %llu is smaller than --bs "
-				       "%llu",
-				       c.targets[i].path, (unsigned long long)sizes[i],
-				       (unsigned long long)cfg.bs[b]);
+				warnx("%s: --size %llu is smaller than --bs "
+				      "%llu",
+				      c.targets[i].path, (unsigned long long)sizes[i],
+				      (unsigned long long)cfg.bs[b]);
 				goto out_cleanup;
 			}
 		}
@@ -287,7 +287,7 @@ out_cleanup:
 	free(sizes);
 	targets_cleanup(&c);
 	if (rdbench_stop) {
-		errmsg("interrupted; removed the files it created");
+		warnx("interrupted; removed the files it created");
 		ret = EXIT_INTERRUPTED;
 	}
 	return ret;

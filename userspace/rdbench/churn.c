@@ -5,10 +5,10 @@
  * experiments: a web server's transient file (one 700 KB file, 1000
  * times) and a queue of files (10,000 files of about 4 KB).
  */
-#include "die.h"
 #include "rdbench.h"
 #include "timing.h"
 
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -72,7 +72,7 @@ static int churn_set(void *cfg, int opt, const char *arg)
 		if (parse_size_arg("--size", arg, &cc->size))
 			return -1;
 		if (cc->size > (1u << 30)) {
-			errmsg("--size: %s: at most 1G per file", arg);
+			warnx("--size: %s: at most 1G per file", arg);
 			return -1;
 		}
 		return 0;
@@ -101,7 +101,7 @@ struct churn_run {
 static int fail(const struct churn_run *run, const char *op, unsigned long i)
 {
 	if (!rdbench_stop)
-		errmsg_errno("%s: %s %lu", run->t->workdir, op, i);
+		warn("%s: %s %lu", run->t->workdir, op, i);
 	return -1;
 }
 
@@ -226,12 +226,12 @@ static int run_target(struct table *table, const struct target *t, const struct 
 		seconds[p] = calloc(c->runs, sizeof(double));
 	if (!run.data || !run.readbuf || !seconds[PHASES - 1] || !seconds[0] || !seconds[1] ||
 	    !seconds[2])
-		die_errno(EXIT_RUN_FAILED, "out of memory");
+		err(EXIT_RUN_FAILED, "out of memory");
 	for (uint64_t i = 0; i < cfg->size + 4; i += 4)
 		memcpy(run.data + i, "text", 4);
 	run.dirfd = open(t->workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (run.dirfd < 0) {
-		errmsg_errno("%s", t->workdir);
+		warn("%s", t->workdir);
 		goto out_free;
 	}
 	for (unsigned int r = 0; r < c->runs; r++) {
@@ -288,7 +288,7 @@ static int apply_preset(struct churn_config *cfg, struct common *c)
 			c->runs = p->runs;
 		return 0;
 	}
-	errmsg("--preset: unknown preset '%s' (transient or queue)", cfg->preset);
+	warnx("--preset: unknown preset '%s' (transient or queue)", cfg->preset);
 	return -1;
 }
 
@@ -303,7 +303,7 @@ int churn_main(int argc, char **argv)
 	if (parse_command_line(argc, argv, "churn", &sub, &c))
 		goto out_cleanup;
 	if (!cfg.preset) {
-		errmsg("churn: --preset transient|queue is required");
+		warnx("churn: --preset transient|queue is required");
 		goto out_cleanup;
 	}
 	if (apply_preset(&cfg, &c))
@@ -322,7 +322,7 @@ out_cleanup:
 	table_free(table);
 	targets_cleanup(&c);
 	if (rdbench_stop) {
-		errmsg("interrupted; removed the files it created");
+		warnx("interrupted; removed the files it created");
 		ret = EXIT_INTERRUPTED;
 	}
 	return ret;

@@ -4,11 +4,11 @@
  * Documentation/man/rdbench.1. This file dispatches the subcommands and
  * parses the options and targets they share.
  */
-#include "die.h"
 #include "rdbench.h"
 #include "size.h"
 #include "timing.h"
 
+#include <err.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -158,7 +158,7 @@ int parse_unsigned(const char *opt, const char *arg, unsigned long min, unsigned
 	errno = 0;
 	v = strtoul(arg, &end, 10);
 	if (arg[0] < '0' || arg[0] > '9' || *end || errno || v < min || v > max) {
-		errmsg("%s: '%s' is not a whole number from %lu to %lu", opt, arg, min, max);
+		warnx("%s: '%s' is not a whole number from %lu to %lu", opt, arg, min, max);
 		return -1;
 	}
 	*out = v;
@@ -170,8 +170,8 @@ int parse_size_arg(const char *opt, const char *arg, uint64_t *out)
 	const char *why = NULL;
 
 	if (size_parse(arg, out, &why)) {
-		errmsg("%s: '%s' is not a size (%s); use e.g. 4096, 4k, 1M", opt, arg,
-		       why ? why : "invalid");
+		warnx("%s: '%s' is not a size (%s); use e.g. 4096, 4k, 1M", opt, arg,
+		      why ? why : "invalid");
 		return -1;
 	}
 	return 0;
@@ -187,11 +187,11 @@ int parse_size_list(const char *opt, const char *arg, uint64_t *out, size_t max,
 		char item[64];
 
 		if (!len || len >= sizeof(item)) {
-			errmsg("%s: '%s' is not a comma-separated list of sizes", opt, arg);
+			warnx("%s: '%s' is not a comma-separated list of sizes", opt, arg);
 			return -1;
 		}
 		if (*n == max) {
-			errmsg("%s: at most %zu sizes", opt, max);
+			warnx("%s: at most %zu sizes", opt, max);
 			return -1;
 		}
 		memcpy(item, p, len);
@@ -234,22 +234,22 @@ static int add_target(struct common *c, const char *arg, const char *label)
 		path = strdup(arg);
 	}
 	if (!path)
-		die_errno(EXIT_RUN_FAILED, "out of memory");
+		err(EXIT_RUN_FAILED, "out of memory");
 	if (!*path || (label && !*label)) {
-		errmsg("'%s': empty %s", arg, *path ? "label" : "path");
+		warnx("'%s': empty %s", arg, *path ? "label" : "path");
 		free(path);
 		return -1;
 	}
 	targets = realloc(c->targets, (c->ntargets + 1) * sizeof(*targets));
 	if (!targets)
-		die_errno(EXIT_RUN_FAILED, "out of memory");
+		err(EXIT_RUN_FAILED, "out of memory");
 	c->targets = targets;
 	t = &c->targets[c->ntargets++];
 	memset(t, 0, sizeof(*t));
 	t->path = path;
 	t->label = strdup(label ? label : path);
 	if (!t->label)
-		die_errno(EXIT_RUN_FAILED, "out of memory");
+		err(EXIT_RUN_FAILED, "out of memory");
 	return 0;
 }
 
@@ -262,7 +262,7 @@ static struct option *merge_options(const struct option *sub)
 		nsub++;
 	all = calloc(nsub + ncommon + 1, sizeof(*all));
 	if (!all)
-		die_errno(EXIT_RUN_FAILED, "out of memory");
+		err(EXIT_RUN_FAILED, "out of memory");
 	memcpy(all, common_options, sizeof(common_options));
 	if (nsub)
 		memcpy(all + ncommon, sub, nsub * sizeof(*sub));
@@ -321,11 +321,11 @@ int parse_command_line(int argc, char **argv, const char *cmd, const struct subc
 			break;
 		case OPT_LABEL:
 			if (label) {
-				errmsg("--label %s: no target after --label %s", optarg, label);
+				warnx("--label %s: no target after --label %s", optarg, label);
 				goto out_free;
 			}
 			if (!*optarg) {
-				errmsg("--label: empty label");
+				warnx("--label: empty label");
 				goto out_free;
 			}
 			label = optarg;
@@ -347,11 +347,11 @@ int parse_command_line(int argc, char **argv, const char *cmd, const struct subc
 			usage_subcommand(cmd, stdout);
 			exit(0);
 		case '?':
-			errmsg("%s: unknown option %s; see 'rdbench %s --help'", cmd,
-			       argv[optind - 1], cmd);
+			warnx("%s: unknown option %s; see 'rdbench %s --help'", cmd,
+			      argv[optind - 1], cmd);
 			goto out_free;
 		case ':':
-			errmsg("%s: option %s needs a value", cmd, argv[optind - 1]);
+			warnx("%s: option %s needs a value", cmd, argv[optind - 1]);
 			goto out_free;
 		default:
 			if (sub->set(sub->cfg, opt, optarg))
@@ -359,15 +359,15 @@ int parse_command_line(int argc, char **argv, const char *cmd, const struct subc
 		}
 	}
 	if (label) {
-		errmsg("--label %s: no target follows it", label);
+		warnx("--label %s: no target follows it", label);
 		goto out_free;
 	}
 	if (json && csv) {
-		errmsg("--json and --csv exclude each other");
+		warnx("--json and --csv exclude each other");
 		goto out_free;
 	}
 	if (!c->ntargets) {
-		errmsg("%s: no target given; see 'rdbench %s --help'", cmd, cmd);
+		warnx("%s: no target given; see 'rdbench %s --help'", cmd, cmd);
 		goto out_free;
 	}
 	c->format = json ? OUTPUT_JSON : csv ? OUTPUT_CSV : OUTPUT_HUMAN;
@@ -382,7 +382,10 @@ int main(int argc, char **argv)
 {
 	const struct subcommand *s;
 
-	die_init("rdbench");
+	/* a message is one write(2), whole, even beside other processes */
+	setvbuf(stderr, NULL, _IOLBF, 0);
+	/* as its progress lines and help do, whatever the file is called */
+	program_invocation_short_name = "rdbench";
 	if (argc < 2) {
 		usage_all(stderr);
 		return EXIT_USAGE;
@@ -394,7 +397,7 @@ int main(int argc, char **argv)
 	}
 	s = find_subcommand(argv[1]);
 	if (!s) {
-		errmsg("unknown command '%s'; see 'rdbench --help'", argv[1]);
+		warnx("unknown command '%s'; see 'rdbench --help'", argv[1]);
 		return EXIT_USAGE;
 	}
 	safety_init();

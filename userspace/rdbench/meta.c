@@ -5,10 +5,10 @@
  * over subdirectories, then unlinks them; the two phases are timed whole,
  * so the rate carries no per-file timer cost.
  */
-#include "die.h"
 #include "rdbench.h"
 #include "timing.h"
 
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -67,7 +67,7 @@ static int meta_set(void *cfg, int opt, const char *arg)
 			return -1;
 		for (size_t i = 0; i < m->nsizes; i++) {
 			if (m->sizes[i] > (64u << 20)) {
-				errmsg("--sizes: %s: at most 64M per file", arg);
+				warnx("--sizes: %s: at most 64M per file", arg);
 				return -1;
 			}
 		}
@@ -85,9 +85,9 @@ static int meta_set(void *cfg, int opt, const char *arg)
 		errno = 0;
 		m->min_time = strtod(arg, &end);
 		if (errno || end == arg || *end || !(m->min_time >= 0) || m->min_time > 3600) {
-			errmsg("--min-time: '%s' is not a number of seconds "
-			       "from 0 to 3600",
-			       arg);
+			warnx("--min-time: '%s' is not a number of seconds "
+			      "from 0 to 3600",
+			      arg);
 			return -1;
 		}
 		return 0;
@@ -189,7 +189,7 @@ static double run_phase(const struct target *t, const struct meta_config *cfg, u
 	double elapsed = -1;
 
 	if (!jobs || !tids)
-		die_errno(EXIT_RUN_FAILED, "out of memory");
+		err(EXIT_RUN_FAILED, "out of memory");
 	for (unsigned long k = 0; k < nthreads; k++) {
 		jobs[k] = (struct meta_job){
 			.workdir = t->workdir,
@@ -209,7 +209,7 @@ static double run_phase(const struct target *t, const struct meta_config *cfg, u
 		for (; started < nthreads; started++) {
 			errno = pthread_create(&tids[started], NULL, run_job, &jobs[started]);
 			if (errno) {
-				errmsg_errno("cannot start a thread");
+				warn("cannot start a thread");
 				break;
 			}
 		}
@@ -226,9 +226,9 @@ static double run_phase(const struct target *t, const struct meta_config *cfg, u
 			continue;
 		elapsed = -1;
 		if (j->failed_errno != EINTR || !rdbench_stop)
-			errmsg("%s: %s d%lu/f%lu: %s", t->workdir, j->failed_op,
-			       j->failed_file / cfg->per_dir, j->failed_file,
-			       strerror(j->failed_errno));
+			warnx("%s: %s d%lu/f%lu: %s", t->workdir, j->failed_op,
+			      j->failed_file / cfg->per_dir, j->failed_file,
+			      strerror(j->failed_errno));
 		break;
 	}
 	free(tids);
@@ -245,7 +245,7 @@ static int make_subdirs(const struct target *t, unsigned long ndirs)
 			return -1;
 		snprintf(path, sizeof(path), "%s/d%lu", t->workdir, d);
 		if (mkdir(path, 0755)) {
-			errmsg_errno("cannot create %s", path);
+			warn("cannot create %s", path);
 			return -1;
 		}
 	}
@@ -331,7 +331,7 @@ static int run_target_size(struct table *table, const struct target *t,
 	int ret = -1;
 
 	if (!creates || !deletes)
-		die_errno(EXIT_RUN_FAILED, "out of memory");
+		err(EXIT_RUN_FAILED, "out of memory");
 	size_label(size, label, sizeof(label));
 	if (!files && calibrate(t, cfg, size, data, c, &files))
 		goto out_free;
@@ -391,7 +391,7 @@ int meta_main(int argc, char **argv)
 			largest = cfg.sizes[i];
 	data = malloc(largest ? largest : 1);
 	if (!data)
-		die_errno(EXIT_RUN_FAILED, "out of memory");
+		err(EXIT_RUN_FAILED, "out of memory");
 	memset(data, 'm', largest);
 	table = new_table(&c);
 	/* sizes outside, targets inside: one size's targets side by side */
@@ -406,7 +406,7 @@ out_cleanup:
 	free(data);
 	targets_cleanup(&c);
 	if (rdbench_stop) {
-		errmsg("interrupted; removed the files it created");
+		warnx("interrupted; removed the files it created");
 		ret = EXIT_INTERRUPTED;
 	}
 	return ret;

@@ -15,6 +15,7 @@
 #include "timing.h"
 #include "uring.h"
 
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -64,7 +65,7 @@ static int pair_set(void *cfg, int opt, const char *arg)
 		if (parse_size_arg("--bs", arg, &p->bs))
 			return -1;
 		if (!p->bs || p->bs % DIRECT_ALIGN || p->bs > FILL_CHUNK) {
-			errmsg("--bs: %s: a multiple of 4k up to 1M (the I/O is O_DIRECT)", arg);
+			warnx("--bs: %s: a multiple of 4k up to 1M (the I/O is O_DIRECT)", arg);
 			return -1;
 		}
 		return 0;
@@ -72,7 +73,7 @@ static int pair_set(void *cfg, int opt, const char *arg)
 		if (parse_size_arg("--size", arg, &p->size))
 			return -1;
 		if (!p->size) {
-			errmsg("--size: must not be 0");
+			warnx("--size: must not be 0");
 			return -1;
 		}
 		return 0;
@@ -86,7 +87,7 @@ static int pair_set(void *cfg, int opt, const char *arg)
 		} else if (!strcmp(arg, "randwrite")) {
 			p->op = PAIR_WRITE;
 		} else {
-			errmsg("--op: '%s' is not randread or randwrite", arg);
+			warnx("--op: '%s' is not randread or randwrite", arg);
 			return -1;
 		}
 		return 0;
@@ -103,7 +104,7 @@ struct pair_target {
 static int target_fail(const struct target *t, const char *what)
 {
 	if (!rdbench_stop)
-		errmsg_errno("%s: %s", t->datapath, what);
+		warn("%s: %s", t->datapath, what);
 	return -1;
 }
 
@@ -337,7 +338,7 @@ int pair_main(int argc, char **argv)
 	if (parse_command_line(argc, argv, "pair", &sub, &c))
 		goto out_cleanup;
 	if (c.ntargets < 2) {
-		errmsg("pair compares targets: give two or more");
+		warnx("pair compares targets: give two or more");
 		goto out_cleanup;
 	}
 	if (!c.runs_set)
@@ -347,7 +348,7 @@ int pair_main(int argc, char **argv)
 	/* the fill's chunk, or one buffer per I/O in flight */
 	buf_len = cfg.qd * cfg.bs > FILL_CHUNK ? cfg.qd * cfg.bs : FILL_CHUNK;
 	if (!pts || !iops || posix_memalign((void **)&buf, DIRECT_ALIGN, buf_len))
-		die_errno(EXIT_RUN_FAILED, "out of memory");
+		err(EXIT_RUN_FAILED, "out of memory");
 	memset(buf, 'p', buf_len);
 	for (size_t i = 0; i < c.ntargets; i++) {
 		pts[i].fd = -1;
@@ -367,14 +368,14 @@ int pair_main(int argc, char **argv)
 	}
 	size -= size % cfg.bs;
 	if (!size) {
-		errmsg("--size is smaller than --bs %llu", (unsigned long long)cfg.bs);
+		warnx("--size is smaller than --bs %llu", (unsigned long long)cfg.bs);
 		goto out_cleanup;
 	}
 	ret = EXIT_RUN_FAILED;
 	if (cfg.qd > 1) {
 		ring = uring_open(cfg.qd);
 		if (!ring) {
-			errmsg_errno("--qd %lu: cannot set up io_uring", cfg.qd);
+			warn("--qd %lu: cannot set up io_uring", cfg.qd);
 			goto out_cleanup;
 		}
 	}
@@ -401,7 +402,7 @@ out_cleanup:
 	free(pts);
 	targets_cleanup(&c);
 	if (rdbench_stop) {
-		errmsg("interrupted; removed the files it created");
+		warnx("interrupted; removed the files it created");
 		ret = EXIT_INTERRUPTED;
 	}
 	return ret;

@@ -5,10 +5,10 @@
  * an error or Ctrl-C), and the interruption flag the loops poll.
  */
 #include "blkdev.h"
-#include "die.h"
 #include "rdbench.h"
 
 #include <dirent.h>
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -64,7 +64,7 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 	if (ftw->level == 0)
 		return 0;
 	if (remove(path) && errno != ENOENT) {
-		errmsg_errno("cannot remove %s", path);
+		warn("cannot remove %s", path);
 		return -1;
 	}
 	return 0;
@@ -81,7 +81,7 @@ static int remove_tree(const char *dir)
 	if (remove_tree_contents(dir))
 		return -1;
 	if (rmdir(dir) && errno != ENOENT) {
-		errmsg_errno("cannot remove %s", dir);
+		warn("cannot remove %s", dir);
 		return -1;
 	}
 	return 0;
@@ -96,12 +96,12 @@ void targets_cleanup(struct common *c)
 		if (t->workdir)
 			remove_tree(t->workdir);
 		else if (t->created_datafile && unlink(t->datapath) && errno != ENOENT)
-			errmsg_errno("cannot remove %s", t->datapath);
+			warn("cannot remove %s", t->datapath);
 		else if (t->restore_empty && truncate(t->datapath, 0))
-			errmsg_errno("cannot empty %s again", t->datapath);
+			warn("cannot empty %s again", t->datapath);
 		if (t->created_path && t->kind == TARGET_DIR && rmdir(t->path) && errno != ENOENT &&
 		    errno != ENOTEMPTY)
-			errmsg_errno("cannot remove %s", t->path);
+			warn("cannot remove %s", t->path);
 		free(t->workdir);
 		free(t->datapath);
 		free(t->path);
@@ -165,28 +165,28 @@ static int check_dir(struct target *t, const struct common *c, const struct stat
 
 	if (!exists) {
 		if (mkdir(t->path, 0755)) {
-			errmsg_errno("%s: cannot create the directory", t->path);
+			warn("%s: cannot create the directory", t->path);
 			return -1;
 		}
 		t->created_path = true;
 		return 0;
 	}
 	if (!S_ISDIR(st->st_mode)) {
-		errmsg("%s: not a directory", t->path);
+		warnx("%s: not a directory", t->path);
 		return -1;
 	}
 	if (access(t->path, W_OK | X_OK)) {
-		errmsg_errno("%s: cannot write there", t->path);
+		warn("%s: cannot write there", t->path);
 		return -1;
 	}
 	if (dir_has_foreign_entries(t->path, &foreign)) {
-		errmsg_errno("%s: cannot list the directory", t->path);
+		warn("%s: cannot list the directory", t->path);
 		return -1;
 	}
 	if (foreign && !c->force) {
-		errmsg("%s: refusing a directory that is not empty (rdbench "
-		       "works in a subdirectory of its own; --force allows it)",
-		       t->path);
+		warnx("%s: refusing a directory that is not empty (rdbench "
+		      "works in a subdirectory of its own; --force allows it)",
+		      t->path);
 		return -1;
 	}
 	return 0;
@@ -197,10 +197,10 @@ static int make_workdir(struct target *t)
 	if (asprintf(&t->workdir, "%s/rdbench.%ld.%u", t->path, (long)getpid(), next_workdir++) <
 	    0) {
 		t->workdir = NULL;
-		die_errno(EXIT_RUN_FAILED, "out of memory");
+		err(EXIT_RUN_FAILED, "out of memory");
 	}
 	if (mkdir(t->workdir, 0700)) {
-		errmsg_errno("%s: cannot create the work directory", t->workdir);
+		warn("%s: cannot create the work directory", t->workdir);
 		free(t->workdir);
 		t->workdir = NULL;
 		return -1;
@@ -217,7 +217,7 @@ static int stat_target(struct target *t, struct stat *st, bool *exists)
 		*exists = false;
 		return 0;
 	}
-	errmsg_errno("%s", t->path);
+	warn("%s", t->path);
 	return -1;
 }
 
@@ -240,24 +240,24 @@ static int prepare_blockdev(struct target *t, const struct common *c, const stru
 
 	t->kind = TARGET_BLOCKDEV;
 	if (blkdev_mounted(st->st_rdev)) {
-		errmsg("%s: refusing a mounted block device (or one whose "
-		       "partition is mounted); unmount it first",
-		       t->path);
+		warnx("%s: refusing a mounted block device (or one whose "
+		      "partition is mounted); unmount it first",
+		      t->path);
 		return -1;
 	}
 	if (blkdev_check(t->path, &t->dev_size, &sig))
 		return -1;
 	if (sig && !c->destroy_data) {
-		errmsg("%s: refusing a device that holds %s (bw and pair overwrite it; "
-		       "--destroy-data allows it)",
-		       t->path, sig);
+		warnx("%s: refusing a device that holds %s (bw and pair overwrite it; "
+		      "--destroy-data allows it)",
+		      t->path, sig);
 		return -1;
 	}
 	if (!*size)
 		*size = t->dev_size < (256u << 20) ? t->dev_size : 256u << 20;
 	if (*size > t->dev_size) {
-		errmsg("%s: --size is larger than the device (%llu bytes)", t->path,
-		       (unsigned long long)t->dev_size);
+		warnx("%s: --size is larger than the device (%llu bytes)", t->path,
+		      (unsigned long long)t->dev_size);
 		return -1;
 	}
 	t->datapath = strdup(t->path);
@@ -272,13 +272,13 @@ static int prepare_file(struct target *t, const struct common *c, const struct s
 	if (st->st_size > 0 && !c->destroy_data) {
 		if (file_signature(t->path, &sig))
 			return -1;
-		errmsg("%s: refusing an existing file with data%s%s (bw and "
-		       "overwrites it; --destroy-data allows it)",
-		       t->path, sig ? " holding " : "", sig ? sig : "");
+		warnx("%s: refusing an existing file with data%s%s (bw and "
+		      "overwrites it; --destroy-data allows it)",
+		      t->path, sig ? " holding " : "", sig ? sig : "");
 		return -1;
 	}
 	if (access(t->path, R_OK | W_OK)) {
-		errmsg_errno("%s: cannot read and write it", t->path);
+		warn("%s: cannot read and write it", t->path);
 		return -1;
 	}
 	t->restore_empty = st->st_size == 0;
@@ -300,7 +300,7 @@ int target_prepare_data(struct target *t, const struct common *c, uint64_t *size
 	if (exists && S_ISREG(st.st_mode))
 		return prepare_file(t, c, &st);
 	if (exists && !S_ISDIR(st.st_mode)) {
-		errmsg("%s: not a directory, regular file or block device", t->path);
+		warnx("%s: not a directory, regular file or block device", t->path);
 		return -1;
 	}
 	if (exists) {
@@ -320,15 +320,15 @@ int target_prepare_data(struct target *t, const struct common *c, uint64_t *size
 	 * memory instead of the device meant.
 	 */
 	if (!strncmp(t->path, "/dev/", 5) && strncmp(t->path, "/dev/shm/", 9)) {
-		errmsg("%s: no such device (is its driver loaded?); rdbench makes no "
-		       "files under /dev",
-		       t->path);
+		warnx("%s: no such device (is its driver loaded?); rdbench makes no "
+		      "files under /dev",
+		      t->path);
 		return -1;
 	}
 	t->kind = TARGET_FILE;
 	fd = open(t->path, O_WRONLY | O_CREAT | O_EXCL, 0600);
 	if (fd < 0) {
-		errmsg_errno("%s: cannot create it", t->path);
+		warn("%s: cannot create it", t->path);
 		return -1;
 	}
 	close(fd);

@@ -5,10 +5,10 @@
  * Erlang file-module experiment): one write() per record, stdio buffered
  * writes, writev() of a batch of records, O_DIRECT aligned blocks.
  */
-#include "die.h"
 #include "rdbench.h"
 #include "timing.h"
 
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -60,15 +60,15 @@ static int smallwrite_set(void *cfg, int opt, const char *arg)
 static int check_config(const struct smallwrite_config *sw)
 {
 	if (!sw->record || sw->record > (1u << 20)) {
-		errmsg("--record: from 1 byte to 1M");
+		warnx("--record: from 1 byte to 1M");
 		return -1;
 	}
 	if (!sw->total || sw->total > (4ull << 30) || sw->total % sw->record) {
-		errmsg("--total: a whole number of records, at most 4G");
+		warnx("--total: a whole number of records, at most 4G");
 		return -1;
 	}
 	if (sw->record * sw->batch > (256u << 20)) {
-		errmsg("--batch: a batch of at most 256M");
+		warnx("--batch: a batch of at most 256M");
 		return -1;
 	}
 	return 0;
@@ -227,7 +227,7 @@ static int time_method(struct method_ctx *m, const struct method *meth, double *
 	if (fd < 0 && meth->direct && errno == EINVAL)
 		return 1;
 	if (fd < 0) {
-		errmsg_errno("cannot create %s", m->path);
+		warn("cannot create %s", m->path);
 		return -1;
 	}
 	start = now_ns();
@@ -238,9 +238,9 @@ static int time_method(struct method_ctx *m, const struct method *meth, double *
 		return 1;
 	}
 	if (ret && !rdbench_stop)
-		errmsg_errno("%s: %s", m->path, meth->name);
+		warn("%s: %s", m->path, meth->name);
 	if (unlink(m->path) && !ret) {
-		errmsg_errno("cannot remove %s", m->path);
+		warn("cannot remove %s", m->path);
 		ret = -1;
 	}
 	return ret ? -1 : 0;
@@ -314,13 +314,13 @@ static int run_target(struct table *table, const struct target *t,
 	int ret = -1;
 
 	if (asprintf((char **)&m.path, "%s/smallwrite.data", t->workdir) < 0)
-		die_errno(EXIT_RUN_FAILED, "out of memory");
+		err(EXIT_RUN_FAILED, "out of memory");
 	m.records = malloc(batch_bytes);
 	m.iov = calloc(cfg->batch, sizeof(*m.iov));
 	m.aligned_len = (batch_bytes + DIRECT_ALIGN - 1) / DIRECT_ALIGN * DIRECT_ALIGN;
 	if (!m.records || !m.iov ||
 	    posix_memalign((void **)&m.aligned, DIRECT_ALIGN, m.aligned_len))
-		die_errno(EXIT_RUN_FAILED, "out of memory");
+		err(EXIT_RUN_FAILED, "out of memory");
 	memset(m.aligned, 0, m.aligned_len);
 	/* records numbered in text, so the file is readable if kept */
 	for (uint64_t i = 0; i < batch_bytes; i++)
@@ -328,7 +328,7 @@ static int run_target(struct table *table, const struct target *t,
 	for (int k = 0; k < METHODS; k++) {
 		seconds[k] = calloc(c->runs, sizeof(double));
 		if (!seconds[k])
-			die_errno(EXIT_RUN_FAILED, "out of memory");
+			err(EXIT_RUN_FAILED, "out of memory");
 		supported[k] = true;
 	}
 	/* runs outside, methods inside: drift hits every method alike */
@@ -394,7 +394,7 @@ out_cleanup:
 	table_free(table);
 	targets_cleanup(&c);
 	if (rdbench_stop) {
-		errmsg("interrupted; removed the files it created");
+		warnx("interrupted; removed the files it created");
 		ret = EXIT_INTERRUPTED;
 	}
 	return ret;

@@ -3,10 +3,10 @@
  * rdfuzz: options, the loop and the summary. See rdfuzz.h for what a step
  * does and why a seed replays.
  */
-#include "die.h"
 #include "ramdisk.h"
 #include "rdfuzz.h"
 
+#include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -49,7 +49,7 @@ static uint64_t parse_u64(const char *opt, const char *s)
 	errno = 0;
 	v = strtoull(s, &end, 0);
 	if (errno || end == s || *end || *s == '-') {
-		errmsg("%s: '%s' is not a whole number", opt, s);
+		warnx("%s: '%s' is not a whole number", opt, s);
 		exit(2);
 	}
 	return v;
@@ -68,7 +68,7 @@ static void load_attrs(struct fuzz *f)
 		n = fread(text, 1, sizeof(text) - 1, in);
 		fclose(in);
 	} else if (!f->dry_run) {
-		die_errno(3, "%s (is ramdisk.ko loaded?)", path);
+		err(3, "%s (is ramdisk.ko loaded?)", path);
 	}
 	if (!n) {
 		n = strlen(default_features);
@@ -110,7 +110,8 @@ int main(int argc, char **argv)
 	double start, elapsed;
 	int c, left;
 
-	die_init(argv[0]);
+	/* a message is one write(2), whole, even beside other processes */
+	setvbuf(stderr, NULL, _IOLBF, 0);
 	f.root = RAMDISK_CONFIGFS_ROOT;
 	f.nr_slots = 3;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -129,8 +130,8 @@ int main(int argc, char **argv)
 		case 'n':
 			f.nr_slots = (unsigned int)parse_u64("--slots", optarg);
 			if (!f.nr_slots || f.nr_slots > SLOTS_MAX)
-				die(2, "--slots: %u is not between 1 and %d", f.nr_slots,
-				    SLOTS_MAX);
+				errx(2, "--slots: %u is not between 1 and %d", f.nr_slots,
+				     SLOTS_MAX);
 			break;
 		case 'r':
 			f.root = optarg;
@@ -150,7 +151,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		die(2, "unexpected argument '%s' (see --help)", argv[optind]);
+		errx(2, "unexpected argument '%s' (see --help)", argv[optind]);
 	if (!have_iterations)
 		iterations = duration ? UINT64_MAX : 1000;
 	if (!have_seed)
@@ -158,7 +159,7 @@ int main(int argc, char **argv)
 	if (log_path) {
 		f.log = strcmp(log_path, "-") ? fopen(log_path, "we") : stdout;
 		if (!f.log)
-			die_errno(2, "--log %s", log_path);
+			err(2, "--log %s", log_path);
 	}
 
 	printf("rdfuzz: seed %" PRIu64 " (replay with --seed %" PRIu64 ")\n", seed, seed);
