@@ -77,16 +77,23 @@ $(BUILD)/asan/obj/librd.a: $(ASAN_LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && $(AR) rcs $@ $^
 
+# ramdiskctl prints its tables and JSON with libsmartcols (libsmartcols-dev).
+SMARTCOLS_CFLAGS := $(shell pkg-config --cflags smartcols 2>/dev/null || \
+	echo -I/usr/include/libsmartcols)
+SMARTCOLS_LIBS := $(shell pkg-config --libs smartcols 2>/dev/null || echo -lsmartcols)
+$(BUILD)/obj/ramdiskctl/%.o $(BUILD)/asan/obj/ramdiskctl/%.o: USER_CFLAGS += $(SMARTCOLS_CFLAGS)
+ramdiskctl_LDLIBS += $(SMARTCOLS_LIBS)
+
 define program_rules
 $(1)_SRCS := $$(wildcard $(TOP)/userspace/$(1)/*.c)
 $(1)_OBJS := $$(patsubst $(TOP)/userspace/%.c,$(BUILD)/obj/%.o,$$($(1)_SRCS))
 $(1)_ASAN_OBJS := $$(patsubst $(TOP)/userspace/%.c,$(BUILD)/asan/obj/%.o,$$($(1)_SRCS))
 $(BIN)/$(1): $$($(1)_OBJS) $(BUILD)/obj/librd.a
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(CFLAGS) -o $$@ $$^ $$(LDLIBS) $$($(1)_LDLIBS)
+	$$(CC) $$(CFLAGS) -o $$@ $$^ $$($(1)_LDLIBS) $$(LDLIBS)
 $(ASAN_BIN)/$(1): $$($(1)_ASAN_OBJS) $(BUILD)/asan/obj/librd.a
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(ASAN_CFLAGS) -o $$@ $$^ $$(LDLIBS) $$($(1)_LDLIBS)
+	$$(CC) $$(ASAN_CFLAGS) -o $$@ $$^ $$($(1)_LDLIBS) $$(LDLIBS)
 endef
 $(foreach p,$(PROGRAMS),$(eval $(call program_rules,$(p))))
 

@@ -78,6 +78,18 @@ expect_usage_error "unexpected argument 'extra'" list extra
 expect_usage_error "which device" info
 expect_usage_error "one device at a time" info rd0 rd1
 expect_usage_error "which device" remove
+# --output names columns list knows, in any case; a bad one is refused
+# before the module is looked for
+expect_usage_error "unknown column 'NOPE' (the columns are in ramdiskctl help list)" \
+	list --output NOPE
+expect_usage_error "unknown column 'BOGUS'" list -o SIZE,BOGUS,NAME
+expect_usage_error "unknown column ''" list --output SIZE,
+expect_usage_error "unknown column ''" list --output +
+expect_usage_error "unknown column 'NOPE' (the columns are in ramdiskctl help info)" \
+	info --output NOPE rd0
+expect_usage_error "option --output needs a value" list --output
+run 0 help list
+grep -q "^    WRITE_ZEROES_BYTES  *bytes zeroed$" <<<"$out" || fail "list help does not list the columns"
 
 # Bad sizes, each with its reason.
 expect_usage_error "bad size '': empty" create --size ''

@@ -68,7 +68,7 @@ run 0 list
 has "$out" "DEVICE"
 assert_eq "$(printf '%s\n' "$out" | wc -l)" 1 "lines of an empty list"
 run 0 list --json
-assert_eq "$(tr -d ' \n' <<<"$out")" "[]" "empty list --json"
+assert_eq "$(tr -d ' \n' <<<"$out")" '{"devices":[]}' "empty list --json"
 
 # ramdisk0: load-time, 1G. rd0: powered as ramdisk1, 64M, 4K blocks, 1M
 # limit. off: configured, never powered.
@@ -92,22 +92,59 @@ row2=$(sed -n 4p <<<"$out")
 
 run 0 list --json
 if command -v jq >/dev/null; then
-	assert_eq "$(jq length <<<"$out")" 3 "devices in list --json"
-	assert_eq "$(jq -c '[.[].name]' <<<"$out")" '["","rd0","off"]' "names"
-	assert_eq "$(jq -c '[.[].index]' <<<"$out")" '[0,1,-1]' "indexes"
-	assert_eq "$(jq -c '[.[].load_time]' <<<"$out")" '[1,0,0]' "load_time"
-	assert_eq "$(jq -c '[.[].size]' <<<"$out")" '[1073741824,67108864,1073741824]' "sizes"
-	assert_eq "$(jq -c '.[1] | [.device, .block_size, .mem_limit, .numa_node]' <<<"$out")" \
+	assert_eq "$(jq '.devices | length' <<<"$out")" 3 "devices in list --json"
+	assert_eq "$(jq -c '[.devices[].name]' <<<"$out")" '[null,"rd0","off"]' "names"
+	assert_eq "$(jq -c '[.devices[].index]' <<<"$out")" '[0,1,-1]' "indexes"
+	assert_eq "$(jq -c '[.devices[].load_time]' <<<"$out")" '[1,0,0]' "load_time"
+	assert_eq "$(jq -c '[.devices[].size]' <<<"$out")" '[1073741824,67108864,1073741824]' "sizes"
+	assert_eq "$(jq -c '.devices[1] | [.device, .block_size, .mem_limit, .numa_node]' <<<"$out")" \
 		'["/dev/ramdisk1",4096,1048576,-1]' "rd0 configuration"
-	assert_eq "$(jq -c '.[0] | [.reads, .read_bytes, .discard_bytes, .flushes, .allocated_pages]' <<<"$out")" \
+	assert_eq "$(jq -c '.devices[0] | [.reads, .read_bytes, .discard_bytes, .flushes, .allocated_pages]' <<<"$out")" \
 		'[7,28672,1048576,2,5]' "ramdisk0 statistics"
-	assert_eq "$(jq -c '.[2] | [.device, .reads, .allocated_bytes]' <<<"$out")" \
-		'["",null,null]' "powered-off device has no statistics"
-	assert_eq "$(jq -c '[.[].index_bytes]' <<<"$out")" '[5120,4608,null]' "index_bytes"
+	assert_eq "$(jq -c '.devices[2] | [.device, .reads, .allocated_bytes]' <<<"$out")" \
+		'[null,null,null]' "powered-off device has no statistics"
+	assert_eq "$(jq -c '[.devices[].index_bytes]' <<<"$out")" '[5120,4608,null]' "index_bytes"
 else
 	echo "jq missing: JSON contents not checked"
 	has "$out" '"name": "rd0"'
 fi
+
+# The table options: --raw, --noheadings, --bytes, --output (any case,
+# "+COLS" after the defaults), --output-all, alone and with --json.
+run 0 list --raw
+assert_eq "$(sed -n 2p <<<"$out")" "/dev/ramdisk0 - 1.0G 512 0 none 20K" "list --raw row"
+run 0 list --noheadings
+assert_eq "$(printf '%s\n' "$out" | wc -l)" 3 "lines of list --noheadings"
+if grep -q DEVICE <<<"$out"; then fail "list --noheadings printed the header"; fi
+run 0 list --output name,SIZE,Index
+assert_eq "$(head -n 1 <<<"$out" | tr -s ' ')" "NAME SIZE INDEX" "header of list --output"
+run 0 list -o +INDEX,POWER_CUTS -r
+assert_eq "$(head -n 1 <<<"$out")" "DEVICE NAME SIZE BLOCK PARTS MEM_LIMIT USED INDEX POWER_CUTS" \
+	"header of list --output +COLS"
+run 0 list --bytes --raw --noheadings --output NAME,SIZE,MEM_LIMIT,USED
+assert_eq "$out" "$(printf '%s\n' "- 1073741824 0 20480" "rd0 67108864 1048576 20480" \
+	"off 1073741824 0 -")" "list --bytes"
+run 0 list --output-all --raw
+assert_eq "$(head -n 1 <<<"$out" | wc -w)" "$(sed -n 2p <<<"$out" | wc -w)" "list --output-all row width"
+has "$out" "WRITE_ZEROES_BYTES"
+# an empty cell in JSON is null, a number a bare number
+run 0 list --json -o name,reads,device
+if command -v jq >/dev/null; then
+	assert_eq "$(jq -c . <<<"$out")" \
+		'{"devices":[{"name":null,"reads":7,"device":"/dev/ramdisk0"},{"name":"rd0","reads":7,"device":"/dev/ramdisk1"},{"name":"off","reads":null,"device":null}]}' \
+		"list --json --output"
+	run 0 list --json --output-all
+	assert_eq "$(jq -c '.devices[1] | [length, .block, .parts, .used, .cache, .power_cuts]' <<<"$out")" \
+		'[37,4096,0,20480,null,null]' "list --json --output-all"
+fi
+has "$out" '"block": 4096'
+run 0 info rd0 --raw --noheadings --output NAME,DEVICE,USED
+assert_eq "$out" "rd0 /dev/ramdisk1 20K" "info --raw --noheadings --output"
+run 0 info -b -o used rd0
+assert_eq "$out" "$(printf '%s\n' " USED" "20480")" "info --bytes --output"
+run 0 info --json -o size,index_bytes rd0
+assert_eq "$(tr -d ' \n' <<<"$out")" '{"devices":[{"size":67108864,"index_bytes":4608}]}' \
+	"info --json --output"
 
 # info by every spelling of the same device.
 for spelling in rd0 ramdisk1 /dev/ramdisk1; do
@@ -142,7 +179,7 @@ run 0 info --json off
 has "$out" '"index": -1'
 run 0 info --json rd0
 if command -v jq >/dev/null; then
-	assert_eq "$(jq -c '[.[0].index_bytes, .[0].allocated_bytes]' <<<"$out")" '[4608,20480]' \
+	assert_eq "$(jq -c '[.devices[0].index_bytes, .devices[0].allocated_bytes]' <<<"$out")" '[4608,20480]' \
 		"info --json index_bytes"
 else
 	has "$out" '"index_bytes": 4608'
@@ -160,7 +197,7 @@ if grep -q index_bytes <<<"$out"; then fail "index_bytes shown without its file:
 has "$out" "allocated: *5 pages, 20480 bytes (20K)$"
 run 0 list --json
 if command -v jq >/dev/null; then
-	assert_eq "$(jq -c '[.[].index_bytes]' <<<"$out")" '[5120,null,null]' \
+	assert_eq "$(jq -c '[.devices[].index_bytes]' <<<"$out")" '[5120,null,null]' \
 		"index_bytes without its file"
 fi
 

@@ -62,7 +62,7 @@ echo 5 >"$cfg/emu/read_latency_ns"
 "$ctl" info emu | grep -q "^profile: *custom$" || fail "info of changed figures does not say custom"
 "$ctl" list --json >"$RD_TMP/json" || fail "list --json"
 if command -v jq >/dev/null; then
-	assert_eq "$(jq -c '.[0] | [.cache_mode, .profile, .dirty_bytes, .power_cuts, .read_latency_ns, .bandwidth_mbps]' "$RD_TMP/json")" \
+	assert_eq "$(jq -c '.devices[0] | [.cache_mode, .profile, .dirty_bytes, .power_cuts, .read_latency_ns, .bandwidth_mbps]' "$RD_TMP/json")" \
 		'["writeback","custom",4096,2,5,180]' "emulation fields of list --json"
 else
 	grep -q '"dirty_bytes": 4096' "$RD_TMP/json" || fail "list --json lacks dirty_bytes"

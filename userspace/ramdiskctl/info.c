@@ -137,32 +137,33 @@ static void print_info(const struct rd_device *d)
 int cmd_info(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
+		TABLE_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct table_opts o = { 0 };
 	struct rd_device d;
-	bool json = false;
 	int opt, rc;
 
-	while ((opt = getopt_long(argc, argv, ":jh", longopts, NULL)) != -1) {
-		if (opt == 'j')
-			json = true;
-		else if (opt == 'h')
+	while ((opt = getopt_long(argc, argv, ":" TABLE_SHORTOPTS "h", longopts, NULL)) != -1) {
+		if (opt == 'h')
 			return command_help("info");
-		else
+		if (table_option(opt, optarg, &o))
 			return option_error("info", argv, opt);
 	}
 	if (optind == argc)
 		return usage_error("info", "which device? give NAME or DEV");
 	if (optind + 1 < argc)
 		return usage_error("info", "one device at a time");
+	if ((rc = table_columns_parse("info", &o)))
+		return rc;
 	if ((rc = require_module()))
 		return rc;
 	if ((rc = rd_resolve(argv[optind], &d)))
 		return rc;
-	if (json)
-		return print_devices_json(&d, 1);
+	/* any table option asks for list's table of this one device */
+	if (o.json || o.raw || o.noheadings || o.output || o.all || o.bytes)
+		return print_devices(&d, 1, &o);
 	print_info(&d);
 	return RC_OK;
 }

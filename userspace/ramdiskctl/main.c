@@ -9,6 +9,17 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The options of list and info, and how their columns are chosen. */
+#define TABLE_OPTIONS_HELP                                                        \
+	"    -j, --json             {\"devices\": [...]}, one object a device,\n" \
+	"                           sizes in bytes, unknown values null\n"        \
+	"    -r, --raw              no alignment, one space between columns\n"    \
+	"    -n, --noheadings       no header line\n"                             \
+	"    -b, --bytes            sizes in bytes in the table too\n"            \
+	"    -o, --output COLS      these comma-separated columns (+COLS:\n"      \
+	"                           the default ones and these)\n"                \
+	"    --output-all           every column\n"
+
 struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -43,15 +54,15 @@ static const struct command commands[] = {
 	  "    Power off and drop devices made by create. Devices made when\n"
 	  "    the module was loaded go away only with rmmod.\n" },
 	{ "list", cmd_list,
-	  "list [--json]\n"
+	  "list [--json|--raw] [--noheadings] [--bytes]\n"
+	  "     [--output COLS|--output-all]\n"
 	  "    Every device and configuration, one per line, with its cache\n"
-	  "    mode, profile and the bytes not yet durable.\n"
-	  "    -j, --json             a JSON array, sizes in bytes\n" },
+	  "    mode, profile and the bytes not yet durable.\n" TABLE_OPTIONS_HELP },
 	{ "info", cmd_info,
-	  "info [--json] NAME|DEV\n"
-	  "    Configuration and statistics of one device.\n"
-	  "    -j, --json             a JSON array of one object, sizes in\n"
-	  "                           bytes\n" },
+	  "info [--json|--raw] [--noheadings] [--bytes]\n"
+	  "     [--output COLS|--output-all] NAME|DEV\n"
+	  "    Configuration and statistics of one device, one \"key: value\"\n"
+	  "    a line; with any option below, list's table (or JSON) of it.\n" TABLE_OPTIONS_HELP },
 	{ "powercut", cmd_powercut,
 	  "powercut NAME|DEV\n"
 	  "    Emulate a power loss: in writeback cache_mode every write not\n"
@@ -119,10 +130,13 @@ int command_help(const char *cmd)
 {
 	const struct command *c = cmd ? find_command(cmd) : NULL;
 
-	if (c)
+	if (c) {
 		printf("Usage: %s %s", program_invocation_short_name, c->help);
-	else
+		if (c->run == cmd_list || c->run == cmd_info)
+			print_columns_help(stdout);
+	} else {
 		print_overview(stdout);
+	}
 	return RC_OK;
 }
 
