@@ -53,10 +53,10 @@ grep -Eq '^/dev/ramdisk2 +rd1 +1\.5G +512 ' "$RD_TMP/list" || fail "rd1 row wron
 
 if command -v jq >/dev/null; then
 	"$ctl" list --json >"$RD_TMP/json"
-	assert_eq "$(jq -c '[.[].name]' "$RD_TMP/json")" '["","rd0","rd1","big-blocks"]' "json names"
-	assert_eq "$(jq -c '[.[].load_time]' "$RD_TMP/json")" '[1,0,0,0]' "json load_time"
-	assert_eq "$(jq '.[3].size' "$RD_TMP/json")" $((16 << 20)) "json size"
-	assert_eq "$(jq '.[3].mem_limit' "$RD_TMP/json")" $((8 << 20)) "json mem_limit"
+	assert_eq "$(jq -c '[.devices[].name]' "$RD_TMP/json")" '[null,"rd0","rd1","big-blocks"]' "json names"
+	assert_eq "$(jq -c '[.devices[].load_time]' "$RD_TMP/json")" '[1,0,0,0]' "json load_time"
+	assert_eq "$(jq '.devices[3].size' "$RD_TMP/json")" $((16 << 20)) "json size"
+	assert_eq "$(jq '.devices[3].mem_limit' "$RD_TMP/json")" $((8 << 20)) "json mem_limit"
 fi
 
 # info by NAME, ramdiskN and /dev/ramdiskN says the same.

@@ -51,7 +51,7 @@ field index_bytes | grep -q "^$index\( ([0-9.]*[0-9KM])\)\?$" ||
 	fail "index_bytes line: $(field index_bytes), sysfs: $index"
 if command -v jq >/dev/null; then
 	"$ctl" list --json >"$RD_TMP/json"
-	assert_eq "$(jq --arg dev "$dev" '.[] | select(.device == $dev) | .index_bytes' "$RD_TMP/json")" \
+	assert_eq "$(jq --arg dev "$dev" '.devices[] | select(.device == $dev) | .index_bytes' "$RD_TMP/json")" \
 		"$index" "list --json index_bytes"
 else
 	"$ctl" info --json "$dev" | grep -q "\"index_bytes\": $index,\?$" ||

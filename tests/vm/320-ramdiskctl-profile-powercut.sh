@@ -36,7 +36,7 @@ list_row() {
 	grep "^$dev " "$RD_TMP/list"
 }
 list_json() {
-	"$ctl" list --json | jq -r ".[] | select(.name == \"emu\") | .$1"
+	"$ctl" list --json | jq -r ".devices[] | select(.name == \"emu\") | .$1"
 }
 "$ctl" profile emu ssd >/dev/null || fail "profile ssd"
 [[ $(list_row) =~ \ writeback\ +ssd\ +4\.0K\ +pages$ ]] || fail "list row after an unflushed write"
