@@ -84,26 +84,6 @@ int table_add_column(struct table *t, const char *name, int kind)
 	return (int)t->ncols++;
 }
 
-int table_set_kind(struct table *t, size_t col, int kind)
-{
-	if (col >= t->ncols || !kind_valid(kind)) {
-		errno = EINVAL;
-		return -1;
-	}
-	t->cols[col].kind = kind;
-	return 0;
-}
-
-size_t table_columns(const struct table *t)
-{
-	return t->ncols;
-}
-
-size_t table_rows(const struct table *t)
-{
-	return t->nrows;
-}
-
 static char **append_empty_row(struct table *t)
 {
 	char **row;
@@ -126,26 +106,6 @@ static char **append_empty_row(struct table *t)
 		return NULL;
 	t->rows[t->nrows++] = row;
 	return row;
-}
-
-int table_add_row(struct table *t, const char *const *cells)
-{
-	char **row = append_empty_row(t);
-
-	t->building = false;
-	if (!row)
-		return -1;
-	for (size_t c = 0; c < t->ncols; c++) {
-		if (!cells[c])
-			continue;
-		row[c] = strdup(cells[c]);
-		if (!row[c]) {
-			free_row(row, t->ncols);
-			t->nrows--;
-			return -1;
-		}
-	}
-	return 0;
 }
 
 int table_row_begin(struct table *t)
@@ -176,13 +136,6 @@ int table_cell(struct table *t, const char *fmt, ...)
 		return -1;
 	t->rows[t->nrows - 1][t->cursor++] = s;
 	return 0;
-}
-
-const char *table_get(const struct table *t, size_t row, size_t col)
-{
-	if (row >= t->nrows || col >= t->ncols)
-		return NULL;
-	return t->rows[row][col] ? t->rows[row][col] : "";
 }
 
 static const char *cell(const struct table *t, size_t row, size_t col)

@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A small result table printed as an aligned human table, JSON or CSV.
+ * rdbench's result table, printed as an aligned human table, JSON or CSV.
+ *
+ * Written by hand rather than with libsmartcols (which ramdiskctl prints
+ * with): scripts/bench reads rdbench's JSON as a bare array of objects
+ * holding arrays of numbers, and its CSV, neither of which libsmartcols
+ * writes.
  *
  * Every cell is stored as a string, so callers format numbers the way they
  * want them shown; the column kind only decides how a cell is written:
@@ -47,26 +52,13 @@ void table_free(struct table *t);
 
 /* Add a column (before the first row). Returns its index, or -1. */
 int table_add_column(struct table *t, const char *name, int kind);
-/* Change a column's kind, e.g. to mark it numeric after creation. */
-int table_set_kind(struct table *t, size_t col, int kind);
-size_t table_columns(const struct table *t);
-size_t table_rows(const struct table *t);
-
-/*
- * Add a row of exactly table_columns() cells; a NULL cell is empty.
- * Returns 0 or -1 (errno set: EINVAL before any column, ENOMEM).
- */
-int table_add_row(struct table *t, const char *const *cells);
-
 /*
  * Build a row cell by cell: table_row_begin(), then one table_cell() per
  * column in order. Missing trailing cells stay empty; extra cells fail.
+ * Both return 0 or -1 (errno set: EINVAL before any column, ENOMEM).
  */
 int table_row_begin(struct table *t);
 int table_cell(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* The stored cell, or NULL when out of range. */
-const char *table_get(const struct table *t, size_t row, size_t col);
 
 /* Write the table; 0, or -1 on a write error (errno set). */
 int table_print(const struct table *t, enum output_format fmt, FILE *out);
