@@ -3,7 +3,9 @@
  * The one place that knows which kernel the module is built for. The probe
  * pass (module/probes/NAME.c) defines HAVE_NAME for each API the target
  * headers have; the wrappers below hide the differences from the rest of
- * the module. Each block names the kernel change it spans.
+ * the module. Each block names the kernel change it spans. This header
+ * knows kernel APIs only, nothing of the driver: it includes none of the
+ * module's headers.
  */
 #ifndef RAMDISK_COMPAT_H
 #define RAMDISK_COMPAT_H
@@ -11,33 +13,31 @@
 #include <linux/blkdev.h>
 #include <linux/err.h>
 #include <linux/hrtimer.h>
-#include <linux/sizes.h>
 #include <linux/workqueue.h>
 
 #include "compat_probes.h"
-#include "ramdisk.h"
-
-/* Largest bio the device accepts; big bios keep sequential I/O cheap. */
-#define RD_MAX_HW_SECTORS (SZ_4M >> SECTOR_SHIFT)
-/* Discard and write-zeroes bios: whole pages, and bi_size must not overflow. */
-#define RD_MAX_DISCARD_SECTORS round_down(UINT_MAX >> SECTOR_SHIFT, PAGE_SIZE >> SECTOR_SHIFT)
 
 #ifdef HAVE_QUEUE_LIMITS_FEATURES
-/* 6.11: queue features are set in queue_limits; non-rotational is the default. */
-static inline void rd_compat_limits_features(struct queue_limits *lim)
+/*
+ * 6.11: queue features are set in queue_limits, and non-rotational is the
+ * default. A memory-backed device completes bios in the submitter's
+ * context (synchronous), never needs to wait to accept one (nowait) and
+ * gives the entropy pool nothing.
+ */
+static inline void rd_compat_limits_memory_device(struct queue_limits *lim)
 {
 	lim->features |= BLK_FEAT_SYNCHRONOUS | BLK_FEAT_NOWAIT;
 }
 
-static inline void rd_compat_queue_flags(struct request_queue *q)
+static inline void rd_compat_queue_memory_device(struct request_queue *q)
 {
 }
 #else
-static inline void rd_compat_limits_features(struct queue_limits *lim)
+static inline void rd_compat_limits_memory_device(struct queue_limits *lim)
 {
 }
 
-static inline void rd_compat_queue_flags(struct request_queue *q)
+static inline void rd_compat_queue_memory_device(struct request_queue *q)
 {
 	blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
 	blk_queue_flag_set(QUEUE_FLAG_NOWAIT, q);
@@ -47,27 +47,16 @@ static inline void rd_compat_queue_flags(struct request_queue *q)
 
 #ifdef HAVE_BLK_ALLOC_DISK_LIMITS
 /* 6.9: blk_alloc_disk() takes the queue limits and returns an ERR_PTR. */
-static inline struct gendisk *rd_compat_alloc_disk(unsigned int block_size, int node)
+static inline struct gendisk *rd_compat_alloc_disk(struct queue_limits *lim, int node)
 {
-	struct queue_limits lim = {
-		.logical_block_size = block_size,
-		.physical_block_size = PAGE_SIZE,
-		.max_hw_sectors = RD_MAX_HW_SECTORS,
-		.max_hw_discard_sectors = RD_MAX_DISCARD_SECTORS,
-		.max_write_zeroes_sectors = RD_MAX_DISCARD_SECTORS,
-		.discard_granularity = PAGE_SIZE,
-	};
-	struct gendisk *disk;
-
-	rd_compat_limits_features(&lim);
-	disk = blk_alloc_disk(&lim, node);
-	if (!IS_ERR(disk))
-		rd_compat_queue_flags(disk->queue);
-	return disk;
+	return blk_alloc_disk(lim, node);
 }
 #else
-/* Before 6.9: blk_alloc_disk(node) returns NULL; limits are set afterwards. */
-static inline struct gendisk *rd_compat_alloc_disk(unsigned int block_size, int node)
+/*
+ * Before 6.9: blk_alloc_disk(node) returns NULL, and the limits are set
+ * afterwards, each with its own setter: the fields a bio-based driver sets.
+ */
+static inline struct gendisk *rd_compat_alloc_disk(struct queue_limits *lim, int node)
 {
 	struct gendisk *disk = blk_alloc_disk(node);
 	struct request_queue *q;
@@ -75,49 +64,41 @@ static inline struct gendisk *rd_compat_alloc_disk(unsigned int block_size, int 
 	if (!disk)
 		return ERR_PTR(-ENOMEM);
 	q = disk->queue;
-	blk_queue_logical_block_size(q, block_size);
-	blk_queue_physical_block_size(q, PAGE_SIZE);
-	blk_queue_max_hw_sectors(q, RD_MAX_HW_SECTORS);
-	blk_queue_max_discard_sectors(q, RD_MAX_DISCARD_SECTORS);
-	blk_queue_max_write_zeroes_sectors(q, RD_MAX_DISCARD_SECTORS);
-	q->limits.discard_granularity = PAGE_SIZE;
-	rd_compat_queue_flags(q);
+	blk_queue_logical_block_size(q, lim->logical_block_size);
+	blk_queue_physical_block_size(q, lim->physical_block_size);
+	blk_queue_max_hw_sectors(q, lim->max_hw_sectors);
+	blk_queue_max_discard_sectors(q, lim->max_hw_discard_sectors);
+	blk_queue_max_write_zeroes_sectors(q, lim->max_write_zeroes_sectors);
+	q->limits.discard_granularity = lim->discard_granularity;
 	return disk;
 }
 #endif
 
+/*
+ * 6.5: ->open takes the gendisk and a blk_mode_t, ->release the gendisk
+ * alone; before, ->open took the block_device and both an fmode_t. A
+ * driver writes each operation once, for every kernel:
+ *   int open(RD_COMPAT_OPEN_ARGS(opener)), rd_compat_opener_disk(opener)
+ *   void release(RD_COMPAT_RELEASE_ARGS(disk))
+ *   int ioctl(RD_COMPAT_IOCTL_ARGS(bdev), unsigned int cmd, unsigned long arg)
+ */
 #ifdef HAVE_BLOCK_OPEN_GENDISK
-/* 6.5: ->open takes the gendisk and a blk_mode_t, ->release the gendisk alone. */
-static inline int rd_compat_open(struct gendisk *disk, blk_mode_t mode)
-{
-	return rd_dev_open(disk);
-}
+#define RD_COMPAT_OPEN_ARGS(opener) struct gendisk *opener, blk_mode_t mode
+#define RD_COMPAT_RELEASE_ARGS(disk) struct gendisk *disk
+#define RD_COMPAT_IOCTL_ARGS(bdev) struct block_device *bdev, blk_mode_t mode
 
-static inline void rd_compat_release(struct gendisk *disk)
+static inline struct gendisk *rd_compat_opener_disk(struct gendisk *disk)
 {
-	rd_dev_release(disk);
-}
-
-static inline int rd_compat_ioctl(struct block_device *bdev, blk_mode_t mode, unsigned int cmd,
-				  unsigned long arg)
-{
-	return rd_ioctl(bdev, cmd, arg);
+	return disk;
 }
 #else
-static inline int rd_compat_open(struct block_device *bdev, fmode_t mode)
-{
-	return rd_dev_open(bdev->bd_disk);
-}
+#define RD_COMPAT_OPEN_ARGS(opener) struct block_device *opener, fmode_t mode
+#define RD_COMPAT_RELEASE_ARGS(disk) struct gendisk *disk, fmode_t mode
+#define RD_COMPAT_IOCTL_ARGS(bdev) struct block_device *bdev, fmode_t mode
 
-static inline void rd_compat_release(struct gendisk *disk, fmode_t mode)
+static inline struct gendisk *rd_compat_opener_disk(struct block_device *bdev)
 {
-	rd_dev_release(disk);
-}
-
-static inline int rd_compat_ioctl(struct block_device *bdev, fmode_t mode, unsigned int cmd,
-				  unsigned long arg)
-{
-	return rd_ioctl(bdev, cmd, arg);
+	return bdev->bd_disk;
 }
 #endif
 

@@ -107,9 +107,9 @@ int rd_config_validate(const struct rd_config *cfg, const char *who)
 	return 0;
 }
 
-int rd_dev_open(struct gendisk *disk)
+static int rd_open(RD_COMPAT_OPEN_ARGS(opener))
 {
-	struct rd_device *rd = disk->private_data;
+	struct rd_device *rd = rd_compat_opener_disk(opener)->private_data;
 
 	if (READ_ONCE(rd->dying))
 		return -ENXIO;
@@ -117,7 +117,7 @@ int rd_dev_open(struct gendisk *disk)
 }
 
 /* Called under disk->open_mutex, after every close. */
-void rd_dev_release(struct gendisk *disk)
+static void rd_release(RD_COMPAT_RELEASE_ARGS(disk))
 {
 	struct rd_device *rd = disk->private_data;
 
@@ -125,15 +125,45 @@ void rd_dev_release(struct gendisk *disk)
 		clear_bit(RD_LOST_WRITES, &rd->flags);
 }
 
+static int rd_blk_ioctl(RD_COMPAT_IOCTL_ARGS(bdev), unsigned int cmd, unsigned long arg)
+{
+	return rd_ioctl(bdev, cmd, arg);
+}
+
 /* An open device pins the module (.owner), so rmmod gets EBUSY. */
 static const struct block_device_operations rd_fops = {
 	.owner = THIS_MODULE,
 	.submit_bio = rd_submit_bio,
-	.open = rd_compat_open,
-	.release = rd_compat_release,
-	.ioctl = rd_compat_ioctl,
+	.open = rd_open,
+	.release = rd_release,
+	.ioctl = rd_blk_ioctl,
 	.compat_ioctl = blkdev_compat_ptr_ioctl,
 };
+
+/* Largest bio the device accepts; big bios keep sequential I/O cheap. */
+#define RD_MAX_HW_SECTORS (SZ_4M >> SECTOR_SHIFT)
+/* Discard and write-zeroes bios: whole pages, and bi_size must not overflow. */
+#define RD_MAX_DISCARD_SECTORS round_down(UINT_MAX >> SECTOR_SHIFT, PAGE_SIZE >> SECTOR_SHIFT)
+
+/* The disk, with the queue limits of a memory-backed device. */
+static struct gendisk *rd_alloc_disk(const struct rd_config *cfg)
+{
+	struct queue_limits lim = {
+		.logical_block_size = cfg->block_size,
+		.physical_block_size = PAGE_SIZE,
+		.max_hw_sectors = RD_MAX_HW_SECTORS,
+		.max_hw_discard_sectors = RD_MAX_DISCARD_SECTORS,
+		.max_write_zeroes_sectors = RD_MAX_DISCARD_SECTORS,
+		.discard_granularity = PAGE_SIZE,
+	};
+	struct gendisk *disk;
+
+	rd_compat_limits_memory_device(&lim);
+	disk = rd_compat_alloc_disk(&lim, cfg->numa_node);
+	if (!IS_ERR(disk))
+		rd_compat_queue_memory_device(disk->queue);
+	return disk;
+}
 
 struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name)
 {
@@ -185,7 +215,7 @@ struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name)
 			goto out_destroy_throttle;
 	}
 
-	disk = rd_compat_alloc_disk(cfg->block_size, cfg->numa_node);
+	disk = rd_alloc_disk(cfg);
 	if (IS_ERR(disk)) {
 		err = PTR_ERR(disk);
 		goto out_destroy_cache;
@@ -309,7 +339,7 @@ void rd_dev_set_throttle(struct rd_device *rd, const struct rd_config *cfg)
  * Only writeback mode holds anything volatile. The cut waits for the bios
  * running now and holds off the next ones (power_sem), so it falls between
  * bios. Completed writes it loses while the device is open are reported
- * by the next flush (RD_LOST_WRITES); rd_dev_release() forgets them once
+ * by the next flush (RD_LOST_WRITES); rd_release() forgets them once
  * the last opener has gone, as the kernel does not report a writeback
  * error to a file opened after it.
  *

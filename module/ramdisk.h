@@ -115,8 +115,6 @@ void rd_dev_unplug(struct rd_device *rd);
 void rd_dev_free(struct rd_device *rd);
 void rd_dev_set_throttle(struct rd_device *rd, const struct rd_config *cfg);
 void rd_dev_power_cut(struct rd_device *rd, unsigned int drop_percent, u64 seed);
-int rd_dev_open(struct gendisk *disk);
-void rd_dev_release(struct gendisk *disk);
 int rd_dev_major_register(void);
 void rd_dev_major_unregister(void);
 long rd_total_pages(void);
