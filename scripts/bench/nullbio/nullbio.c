@@ -2,7 +2,7 @@
 /*
  * A bio-based block device that moves no data: every bio ends as soon as
  * it arrives. It is the floor of a bio-based driver's I/O, against which
- * experiment 10 of Documentation/performance.md weighs ramdisk's and
+ * experiment 11 of Documentation/performance-log.md weighs ramdisk's and
  * brd's own work; null_blk, a blk-mq driver, pays for a request and is no
  * such floor. A bench instrument, not a device to use: a read returns
  * whatever the caller's buffer held.
