@@ -300,18 +300,11 @@ static u64 rd_cache_next_extent(struct rd_store *store, u64 pos, u64 *len)
 	return cached_start;
 }
 
-/* The device's teardown destroys the durable store; this frees only the cache. */
-static void rd_cache_store_destroy(struct rd_store *store)
-{
-	rd_cache_destroy(to_cache(store));
-}
-
 static const struct rd_store_ops rd_cache_ops = {
 	.read = rd_cache_read,
 	.write = rd_cache_write,
 	.discard = rd_cache_discard,
 	.next_extent = rd_cache_next_extent,
-	.destroy = rd_cache_store_destroy,
 };
 
 int rd_cache_make_durable(struct rd_cache *c, u64 pos, u64 len)

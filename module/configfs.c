@@ -26,16 +26,16 @@
 
 static struct configfs_subsystem rd_subsys;
 
-struct rd_cfg {
+struct rd_cfg_item {
 	struct config_item item;
 	struct rd_config cfg;
 	/* the device while powered, else NULL; both under rd_lock */
 	struct rd_device *dev;
 };
 
-static struct rd_cfg *to_rd_cfg(struct config_item *item)
+static struct rd_cfg_item *to_rd_cfg_item(struct config_item *item)
 {
-	return container_of(item, struct rd_cfg, item);
+	return container_of(item, struct rd_cfg_item, item);
 }
 
 /* Length of a written value without its trailing newline, for messages. */
@@ -121,7 +121,7 @@ static void rd_cfg_apply_at_next_cut(struct rd_device *dev, const struct rd_conf
 }
 
 /* Checks and stores a changed configuration; called under rd_lock. */
-static int rd_cfg_apply(struct rd_cfg *c, const char *attr, const struct rd_config *want,
+static int rd_cfg_apply(struct rd_cfg_item *c, const char *attr, const struct rd_config *want,
 			rd_cfg_apply_fn *apply)
 {
 	const char *who = config_item_name(&c->item);
@@ -150,7 +150,7 @@ static int rd_cfg_apply(struct rd_cfg *c, const char *attr, const struct rd_conf
 #define RD_CFG_ATTR(_name, _mode, _fmt, _parse, _apply)                                   \
 	static ssize_t rd_cfg_##_name##_show(struct config_item *item, char *page)        \
 	{                                                                                 \
-		struct rd_cfg *c = to_rd_cfg(item);                                       \
+		struct rd_cfg_item *c = to_rd_cfg_item(item);                             \
 		ssize_t ret;                                                              \
 		mutex_lock(&rd_lock);                                                     \
 		ret = scnprintf(page, PAGE_SIZE, _fmt "\n", c->cfg._name);                \
@@ -160,7 +160,7 @@ static int rd_cfg_apply(struct rd_cfg *c, const char *attr, const struct rd_conf
 	static ssize_t rd_cfg_##_name##_store(struct config_item *item, const char *page, \
 					      size_t count)                               \
 	{                                                                                 \
-		struct rd_cfg *c = to_rd_cfg(item);                                       \
+		struct rd_cfg_item *c = to_rd_cfg_item(item);                             \
 		struct rd_config want;                                                    \
 		int err;                                                                  \
 		err = rd_cfg_may_admin(config_item_name(item), #_name);                   \
@@ -203,7 +203,7 @@ static const char *const rd_cache_mode_names[] = {
 
 static ssize_t rd_cfg_cache_mode_show(struct config_item *item, char *page)
 {
-	struct rd_cfg *c = to_rd_cfg(item);
+	struct rd_cfg_item *c = to_rd_cfg_item(item);
 	unsigned int mode;
 
 	mutex_lock(&rd_lock);
@@ -214,7 +214,7 @@ static ssize_t rd_cfg_cache_mode_show(struct config_item *item, char *page)
 
 static ssize_t rd_cfg_cache_mode_store(struct config_item *item, const char *page, size_t count)
 {
-	struct rd_cfg *c = to_rd_cfg(item);
+	struct rd_cfg_item *c = to_rd_cfg_item(item);
 	struct rd_config want;
 	int mode, err;
 
@@ -239,7 +239,7 @@ CONFIGFS_ATTR(rd_cfg_, cache_mode);
 /* Writing 1 loses what the volatile cache holds, as a power loss would. */
 static ssize_t rd_cfg_power_cut_store(struct config_item *item, const char *page, size_t count)
 {
-	struct rd_cfg *c = to_rd_cfg(item);
+	struct rd_cfg_item *c = to_rd_cfg_item(item);
 	const char *who = config_item_name(item);
 	bool cut;
 	int err;
@@ -292,7 +292,7 @@ RD_CFG_ATTR(phys_addr, 0600, "0x%llx", rd_cfg_parse_phys, NULL);
 
 static ssize_t rd_cfg_phys_size_show(struct config_item *item, char *page)
 {
-	struct rd_cfg *c = to_rd_cfg(item);
+	struct rd_cfg_item *c = to_rd_cfg_item(item);
 	ssize_t ret;
 
 	mutex_lock(&rd_lock);
@@ -304,7 +304,7 @@ static ssize_t rd_cfg_phys_size_show(struct config_item *item, char *page)
 /* The device is the range less its header page, so size follows phys_size. */
 static ssize_t rd_cfg_phys_size_store(struct config_item *item, const char *page, size_t count)
 {
-	struct rd_cfg *c = to_rd_cfg(item);
+	struct rd_cfg_item *c = to_rd_cfg_item(item);
 	struct rd_config want;
 	int err;
 
@@ -325,7 +325,7 @@ CONFIGFS_ATTR(rd_cfg_, phys_size);
 
 static ssize_t rd_cfg_index_show(struct config_item *item, char *page)
 {
-	struct rd_cfg *c = to_rd_cfg(item);
+	struct rd_cfg_item *c = to_rd_cfg_item(item);
 	int index;
 
 	mutex_lock(&rd_lock);
@@ -337,7 +337,7 @@ CONFIGFS_ATTR_RO(rd_cfg_, index);
 
 static ssize_t rd_cfg_power_show(struct config_item *item, char *page)
 {
-	struct rd_cfg *c = to_rd_cfg(item);
+	struct rd_cfg_item *c = to_rd_cfg_item(item);
 	int on;
 
 	mutex_lock(&rd_lock);
@@ -346,7 +346,7 @@ static ssize_t rd_cfg_power_show(struct config_item *item, char *page)
 	return scnprintf(page, PAGE_SIZE, "%d\n", on);
 }
 
-static int rd_cfg_power_on(struct rd_cfg *c)
+static int rd_cfg_power_on(struct rd_cfg_item *c)
 {
 	const char *who = config_item_name(&c->item);
 	struct rd_device *dev;
@@ -380,7 +380,7 @@ unpin:
 	return err;
 }
 
-static int rd_cfg_power_off(struct rd_cfg *c)
+static int rd_cfg_power_off(struct rd_cfg_item *c)
 {
 	int index = c->dev->index;
 	int err;
@@ -398,7 +398,7 @@ static int rd_cfg_power_off(struct rd_cfg *c)
 
 static ssize_t rd_cfg_power_store(struct config_item *item, const char *page, size_t count)
 {
-	struct rd_cfg *c = to_rd_cfg(item);
+	struct rd_cfg_item *c = to_rd_cfg_item(item);
 	bool on;
 	int err;
 
@@ -447,7 +447,7 @@ static struct configfs_attribute *rd_cfg_attrs[] = {
 
 static void rd_cfg_release(struct config_item *item)
 {
-	kfree(to_rd_cfg(item));
+	kfree(to_rd_cfg_item(item));
 }
 
 static struct configfs_item_operations rd_cfg_item_ops = {
@@ -462,7 +462,7 @@ static const struct config_item_type rd_cfg_type = {
 
 static struct config_item *rd_cfg_make_item(struct config_group *group, const char *name)
 {
-	struct rd_cfg *c;
+	struct rd_cfg_item *c;
 	int err;
 
 	err = rd_cfg_may_admin(name, "mkdir");
@@ -483,7 +483,7 @@ static struct config_item *rd_cfg_make_item(struct config_group *group, const ch
 /* A powered item is pinned, so only unpowered ones reach here. */
 static void rd_cfg_drop_item(struct config_group *group, struct config_item *item)
 {
-	struct rd_cfg *c = to_rd_cfg(item);
+	struct rd_cfg_item *c = to_rd_cfg_item(item);
 
 	mutex_lock(&rd_lock);
 	if (WARN_ONCE(c->dev, "ramdisk: %s: rmdir of a powered configuration\n",

@@ -29,7 +29,7 @@
 #define RD_MAX_BYTES round_down((u64)MAX_LFS_FILESIZE, PAGE_SIZE)
 
 DEFINE_MUTEX(rd_lock);
-static DEFINE_IDA(rd_index_ida);
+static DEFINE_IDA(rd_dev_number_ida);
 static int rd_major;
 
 void rd_config_init_default(struct rd_config *cfg)
@@ -177,7 +177,7 @@ struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name)
 	strscpy(rd->name, name, sizeof(rd->name));
 	init_rwsem(&rd->power_sem);
 
-	rd->index = ida_alloc_max(&rd_index_ida, RAMDISK_MAX_DEVICES - 1, GFP_KERNEL);
+	rd->index = ida_alloc_max(&rd_dev_number_ida, RAMDISK_MAX_DEVICES - 1, GFP_KERNEL);
 	if (rd->index < 0) {
 		err = rd->index;
 		if (err == -ENOSPC)
@@ -254,7 +254,7 @@ out_destroy_store:
 out_free_stats:
 	free_percpu(rd->stats);
 out_free_index:
-	ida_free(&rd_index_ida, rd->index);
+	ida_free(&rd_dev_number_ida, rd->index);
 out_free_rd:
 	kfree(rd);
 	return ERR_PTR(err);
@@ -326,7 +326,7 @@ void rd_dev_free(struct rd_device *rd)
 	}
 	rd->store->ops->destroy(rd->store);
 	free_percpu(rd->stats);
-	ida_free(&rd_index_ida, rd->index);
+	ida_free(&rd_dev_number_ida, rd->index);
 	kfree(rd);
 }
 

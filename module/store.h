@@ -57,6 +57,10 @@ struct rd_store_ops {
 	 * the run of data there in *len; RD_STORE_NO_EXTENT when none
 	 */
 	u64 (*next_extent)(struct rd_store *store, u64 pos, u64 *len);
+	/*
+	 * frees the store; the device calls it for the durable store only (the
+	 * write cache's store is freed with the cache, rd_cache_destroy())
+	 */
 	void (*destroy)(struct rd_store *store);
 	/* optional: limit_bytes or spare_target changed */
 	void (*tune)(struct rd_store *store);

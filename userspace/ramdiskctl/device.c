@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-void rd_device_init(struct rd_device *d)
+void rd_device_init(struct rdctl_device *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->index = -1;
@@ -51,7 +51,7 @@ int rd_parse_devname(const char *arg)
 	return parse_disk_name(arg);
 }
 
-const char *rd_devpath(const struct rd_device *d, char *buf, size_t len)
+const char *rd_devpath(const struct rdctl_device *d, char *buf, size_t len)
 {
 	if (d->index < 0)
 		snprintf(buf, len, "-");
@@ -76,7 +76,7 @@ static void stat_path(char *buf, size_t len, int index, const char *file)
  * The sysfs "backing" line: "pages" or "phys ADDR BYTES UUID". Root alone
  * may read it; anyone else keeps what configfs told, if anything.
  */
-static void load_backing(struct rd_device *d, const char *path)
+static void load_backing(struct rdctl_device *d, const char *path)
 {
 	char line[160], addr[32], uuid[40];
 	unsigned long long bytes;
@@ -97,7 +97,7 @@ static void load_backing(struct rd_device *d, const char *path)
 }
 
 /* Statistics of a powered device; missing files stay unknown. */
-static void load_stats(struct rd_device *d)
+static void load_stats(struct rdctl_device *d)
 {
 	char path[PATH_MAX];
 
@@ -152,7 +152,7 @@ static void config_path(char *buf, size_t len, const char *name, const char *att
 }
 
 /* The four latency and bandwidth attributes of a configuration, or none. */
-static void load_throttle(struct rd_device *d, const char *name)
+static void load_throttle(struct rdctl_device *d, const char *name)
 {
 	static const char *const attrs[] = { "read_latency_ns", "write_latency_ns",
 					     "flush_latency_ns", "bandwidth_mbps" };
@@ -168,7 +168,7 @@ static void load_throttle(struct rd_device *d, const char *name)
 	d->has_throttle = true;
 }
 
-int rd_load_configured(struct rd_device *d, const char *name)
+int rd_load_configured(struct rdctl_device *d, const char *name)
 {
 	char path[PATH_MAX];
 	int64_t index = -1;
@@ -220,7 +220,7 @@ int rd_load_configured(struct rd_device *d, const char *name)
 	return 0;
 }
 
-int rd_load_index(struct rd_device *d, int index)
+int rd_load_index(struct rdctl_device *d, int index)
 {
 	char path[PATH_MAX], name[RD_NAME_BUF];
 	uint64_t sectors;
@@ -248,7 +248,7 @@ int rd_load_index(struct rd_device *d, int index)
 	return 0;
 }
 
-int rd_resolve(const char *arg, struct rd_device *d)
+int rd_resolve(const char *arg, struct rdctl_device *d)
 {
 	int index = rd_parse_devname(arg);
 
@@ -265,7 +265,7 @@ int rd_resolve(const char *arg, struct rd_device *d)
 
 static int compare_devices(const void *a, const void *b)
 {
-	const struct rd_device *x = a, *y = b;
+	const struct rdctl_device *x = a, *y = b;
 
 	if ((x->index < 0) != (y->index < 0))
 		return x->index < 0 ? 1 : -1;
@@ -274,11 +274,12 @@ static int compare_devices(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static int append(struct rd_device **list, size_t *count, size_t *cap, const struct rd_device *d)
+static int append(struct rdctl_device **list, size_t *count, size_t *cap,
+		  const struct rdctl_device *d)
 {
 	if (*count == *cap) {
 		size_t ncap = *cap ? *cap * 2 : 16;
-		struct rd_device *n = realloc(*list, ncap * sizeof(*n));
+		struct rdctl_device *n = realloc(*list, ncap * sizeof(*n));
 
 		if (!n)
 			return -1;
@@ -290,9 +291,9 @@ static int append(struct rd_device **list, size_t *count, size_t *cap, const str
 }
 
 /* Configurations: every directory in the configfs tree. */
-static int list_configured(struct rd_device **list, size_t *count, size_t *cap)
+static int list_configured(struct rdctl_device **list, size_t *count, size_t *cap)
 {
-	struct rd_device d;
+	struct rdctl_device d;
 	struct dirent *e;
 	DIR *dir;
 
@@ -316,10 +317,10 @@ static int list_configured(struct rd_device **list, size_t *count, size_t *cap)
 }
 
 /* Load-time devices: ramdiskN disks whose "name" statistic is empty. */
-static int list_load_time(struct rd_device **list, size_t *count, size_t *cap)
+static int list_load_time(struct rdctl_device **list, size_t *count, size_t *cap)
 {
 	char path[PATH_MAX], name[RD_NAME_BUF];
-	struct rd_device d;
+	struct rdctl_device d;
 	struct dirent *e;
 	DIR *dir;
 	int index;
@@ -346,7 +347,7 @@ static int list_load_time(struct rd_device **list, size_t *count, size_t *cap)
 	return 0;
 }
 
-int rd_list_all(struct rd_device **list, size_t *count)
+int rd_list_all(struct rdctl_device **list, size_t *count)
 {
 	size_t cap = 0;
 

@@ -37,7 +37,7 @@ static const char *const throttle_attrs[] = { "read_latency_ns", "write_latency_
 					      "flush_latency_ns", "bandwidth_mbps" };
 
 /* The configuration behind arg, which must exist in configfs. */
-static int resolve_configured(const char *cmd, const char *arg, struct rd_device *d)
+static int resolve_configured(const char *cmd, const char *arg, struct rdctl_device *d)
 {
 	int rc = require_module();
 
@@ -65,7 +65,7 @@ static int write_attr(const char *cmd, const char *name, const char *attr, const
 
 int cmd_powercut(int argc, char **argv)
 {
-	struct rd_device d;
+	struct rdctl_device d;
 	int rc;
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
@@ -85,7 +85,7 @@ int cmd_powercut(int argc, char **argv)
 int cmd_profile(int argc, char **argv)
 {
 	const struct profile *p = NULL;
-	struct rd_device d;
+	struct rdctl_device d;
 	const char *name;
 	unsigned int values[4];
 	char value[32];
@@ -119,7 +119,7 @@ int cmd_profile(int argc, char **argv)
 	return RC_OK;
 }
 
-const char *rd_profile_name(const struct rd_device *d)
+const char *rd_profile_name(const struct rdctl_device *d)
 {
 	if (!d->has_throttle)
 		return NULL;
@@ -134,7 +134,8 @@ const char *rd_profile_name(const struct rd_device *d)
 }
 
 /* "key: value" lines for info; nothing for attributes the module lacks. */
-void print_emulation(const struct rd_device *d, void (*field)(const char *key, const char *value))
+void print_emulation(const struct rdctl_device *d,
+		     void (*field)(const char *key, const char *value))
 {
 	const uint64_t values[] = { d->read_latency_ns, d->write_latency_ns, d->flush_latency_ns,
 				    d->bandwidth_mbps };

@@ -67,7 +67,7 @@ static void io_field(const char *key, bool known, uint64_t count, uint64_t bytes
 		      human_suffix(bytes, h, sizeof(h)));
 }
 
-static void print_info(const struct rd_device *d)
+static void print_info(const struct rdctl_device *d)
 {
 	char dev[32], h[SIZE_STR_MAX + 3];
 
@@ -142,7 +142,7 @@ int cmd_info(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct table_opts o = { 0 };
-	struct rd_device d;
+	struct rdctl_device d;
 	int opt, rc;
 
 	while ((opt = getopt_long(argc, argv, ":" TABLE_SHORTOPTS "h", longopts, NULL)) != -1) {

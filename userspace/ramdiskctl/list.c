@@ -270,7 +270,7 @@ static const char *bytes(bool known, uint64_t v, bool human, bool zero_is_none, 
 }
 
 /* A cell's text, or NULL when the value is not known. */
-static const char *cell(const struct rd_device *d, enum column col, bool human, char *buf,
+static const char *cell(const struct rdctl_device *d, enum column col, bool human, char *buf,
 			size_t len)
 {
 	switch (col) {
@@ -356,8 +356,8 @@ static const char *cell(const struct rd_device *d, enum column col, bool human, 
  * table's without the emulation columns no device reports), then any
  * "+COLS".
  */
-static size_t pick_columns(const struct rd_device *list, size_t count, const struct table_opts *o,
-			   int *cols)
+static size_t pick_columns(const struct rdctl_device *list, size_t count,
+			   const struct table_opts *o, int *cols)
 {
 	bool shown[NR_COLUMNS] = { false };
 	size_t n = 0;
@@ -399,7 +399,7 @@ static void print_empty_header(const int *cols, size_t n)
 	putchar('\n');
 }
 
-int print_devices(const struct rd_device *list, size_t count, const struct table_opts *o)
+int print_devices(const struct rdctl_device *list, size_t count, const struct table_opts *o)
 {
 	int cols[ARRAY_LEN(json_default) + ARRAY_LEN(o->cols)];
 	bool human = !o->json && !o->bytes;
@@ -467,7 +467,7 @@ int cmd_list(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct table_opts o = { 0 };
-	struct rd_device *list;
+	struct rdctl_device *list;
 	size_t count;
 	int opt, rc;
 

@@ -35,7 +35,7 @@ enum rc {
  * not be read keep the "unknown" values rd_device_init() sets, so an
  * older module lacking an attribute still lists.
  */
-struct rd_device {
+struct rdctl_device {
 	char name[RD_NAME_BUF]; /* configfs name; "" for load-time */
 	bool configured; /* has a configfs directory */
 	int index; /* N of /dev/ramdiskN; -1 when powered off */
@@ -97,25 +97,25 @@ int rc_from_errno(int err);
 int report_errno(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* device.c: reading devices and configurations. */
-void rd_device_init(struct rd_device *d);
+void rd_device_init(struct rdctl_device *d);
 /* Read a configuration (and its device's statistics when powered). */
-int rd_load_configured(struct rd_device *d, const char *name);
+int rd_load_configured(struct rdctl_device *d, const char *name);
 /* Read a load-time device, or a powered one found only in sysfs. */
-int rd_load_index(struct rd_device *d, int index);
+int rd_load_index(struct rdctl_device *d, int index);
 /* Parse "ramdiskN" or "/dev/ramdiskN"; -1 when arg is neither. */
 int rd_parse_devname(const char *arg);
 /*
  * Find what NAME, ramdiskN or /dev/ramdiskN names. RC_OK, or a message
  * and RC_NO_DEVICE.
  */
-int rd_resolve(const char *arg, struct rd_device *d);
+int rd_resolve(const char *arg, struct rdctl_device *d);
 /*
  * Every configuration and every load-time device, sorted by index with
  * powered-off configurations last by name. *list is malloc'ed.
  */
-int rd_list_all(struct rd_device **list, size_t *count);
+int rd_list_all(struct rdctl_device **list, size_t *count);
 /* "/dev/ramdiskN" or "-" when powered off. */
-const char *rd_devpath(const struct rd_device *d, char *buf, size_t len);
+const char *rd_devpath(const struct rdctl_device *d, char *buf, size_t len);
 
 /* main.c: help and argument errors shared by the subcommands. */
 /* Print a command's help (or the whole help for NULL) to stdout. */
@@ -149,17 +149,18 @@ struct table_opts {
 int table_option(int opt, const char *arg, struct table_opts *o);
 /* Check --output's names; RC_OK, or a usage error (RC_USAGE). */
 int table_columns_parse(const char *cmd, struct table_opts *o);
-int print_devices(const struct rd_device *list, size_t count, const struct table_opts *o);
+int print_devices(const struct rdctl_device *list, size_t count, const struct table_opts *o);
 /* The columns and what they show, for list --help and info --help. */
 void print_columns_help(FILE *out);
 
 /* emulate.c: cache mode, latency and durable-state lines of info. */
-void print_emulation(const struct rd_device *d, void (*field)(const char *key, const char *value));
+void print_emulation(const struct rdctl_device *d,
+		     void (*field)(const char *key, const char *value));
 /*
  * The profile whose figures the device has, "custom" for others, NULL
  * when the figures are unknown.
  */
-const char *rd_profile_name(const struct rd_device *d);
+const char *rd_profile_name(const struct rdctl_device *d);
 
 /* Subcommands; each takes argv[0] = its name and returns an exit status. */
 int cmd_create(int argc, char **argv);

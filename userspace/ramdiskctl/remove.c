@@ -42,7 +42,7 @@ static int power_off(const char *path)
 static int remove_one(const char *arg)
 {
 	char path[PATH_MAX], dev[32], power[16];
-	struct rd_device d;
+	struct rdctl_device d;
 	int rc;
 
 	rc = rd_resolve(arg, &d);
