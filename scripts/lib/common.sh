@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Sourced by the bench launchers and guest scripts (scripts/bench/) and
+# tests/stress/run: what they all did by hand. It sets no shell options
+# and runs nothing when sourced. Guests source it too: the checkout is
+# shared with them.
+
+rd_top=$(cd "${BASH_SOURCE[0]%/*}/../.." && pwd)
+
+# Prints the calling script's header, from its "# usage:" line to the line
+# that starts with "# $rd_usage_end" (default "Exit", the exit status
+# paragraph), to stderr, and exits 2.
+usage() {
+	sed -n "/^# usage:/,/^# ${rd_usage_end:-Exit}/p" "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+# rd_vm KVER [tests/vm/run OPTIONS...] -- COMMAND...: boots KVER and runs
+# COMMAND in the guest, with the module the caller built (no rebuild under
+# a running measurement); returns the guest's status.
+rd_vm() {
+	local kver=$1
+	shift
+	RD_VM_NO_BUILD=1 "$rd_top/tests/vm/run" --kernel "$kver" "$@"
+}
+
+# rd_kernel KERNEL: resolves KERNEL (6.12, 7, a full version) into
+# $kver and builds ramdisk.ko there; non-zero status when either fails.
+rd_kernel() {
+	kver=$("$rd_top/scripts/kernel" resolve "$1") || return 1
+	"$rd_top/scripts/build-module" "$kver" >/dev/null
+}
+
+# rd_each_kernel NAME "KERNELS" FUNCTION: for each kernel, resolves it,
+# builds ramdisk.ko, copies it into results/STAMP-NAME-KVER/ (the results
+# keep the module they measured), says "bench-NAME: KVER -> DIR" and calls
+# FUNCTION KVER DIR (which boots the guest). One STAMP for all kernels.
+# A kernel that fails a step is skipped. Sets rd_dirs (the result
+# folders) and rd_status (1 when any step or FUNCTION failed, else 0).
+# shellcheck disable=SC2034 # rd_dirs and rd_status are for the caller
+rd_each_kernel() {
+	local name=$1 kernels=$2 fn=$3 k out stamp kver
+	stamp=$(date +%Y-%m-%d-%H%M%S)
+	rd_status=0
+	rd_dirs=()
+	for k in $kernels; do
+		rd_kernel "$k" || { rd_status=1; continue; }
+		out=$rd_top/results/$stamp-$name-$kver
+		mkdir -p "$out"
+		cp "$rd_top/build/kernels/$kver/ramdisk.ko" "$out/ramdisk.ko"
+		echo "bench-$name: $kver -> $out"
+		"$fn" "$kver" "$out" || rd_status=1
+		rd_dirs+=("$out")
+	done
+}
+
+# rd_kmod KVER DIR SOURCE-DIR FILE... [-- MAKE-ARGS...]: builds the
+# out-of-tree helper module whose FILEs (Kbuild and sources) are in
+# SOURCE-DIR, in DIR, against KVER's headers (in the chroot for the
+# kernels that live there). On failure prints the build log to stderr
+# and returns 1; the log stays in DIR/build.log.
+rd_kmod() {
+	local kver=$1 dir=$2 src=$3 kdir
+	local kmake=(make)
+	shift 3
+	kdir=$("$rd_top/scripts/kernel" kdir "$kver") || return 1
+	mkdir -p "$dir"
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		ln -sf "$src/$1" "$dir/$1"
+		shift
+	done
+	[ $# = 0 ] || shift
+	if [[ $kdir == "$rd_top"/build/chroot/* ]]; then
+		kmake=("$rd_top/scripts/chroot-make" "${kdir%%/usr/src/*}")
+	fi
+	if ! "${kmake[@]}" -C "$kdir" M="$dir" "$@" modules >"$dir/build.log" 2>&1; then
+		cat "$dir/build.log" >&2
+		return 1
+	fi
+}
