@@ -8,18 +8,6 @@ ctl=$RD_BIN/ramdiskctl
 # None of these may get as far as looking for the module.
 export RAMDISKCTL_CONFIGFS=$RD_TMP/no-configfs RAMDISKCTL_SYSFS=$RD_TMP/no-sys
 
-# run WANT_STATUS ARGS...: run ramdiskctl, check its status, keep stdout
-# in $out and stderr in $err.
-run() {
-	local want=$1 status=0
-	shift
-	"$ctl" "$@" >"$RD_TMP/out" 2>"$RD_TMP/err" || status=$?
-	out=$(cat "$RD_TMP/out")
-	err=$(cat "$RD_TMP/err")
-	echo "ramdiskctl $* -> $status${err:+: $err}"
-	assert_eq "$status" "$want" "exit status of ramdiskctl $*"
-}
-
 # A failure is one line on stderr, naming the program, and nothing on stdout.
 one_line_error() {
 	assert_eq "$(printf '%s\n' "$err" | wc -l)" 1 "stderr lines of ramdiskctl $*"
@@ -33,14 +21,14 @@ one_line_error() {
 expect_usage_error() {
 	local pattern=$1
 	shift
-	run 2 "$@"
+	run_cmd 2 "$ctl" "$@"
 	one_line_error "$@"
 	grep -q -- "$pattern" <<<"$err" || fail "ramdiskctl $*: error lacks '$pattern': $err"
 }
 
 # Help goes to stdout with status 0 and documents every exit status.
 for help in --help -h help; do
-	run 0 "$help"
+	run_cmd 0 "$ctl" "$help"
 	for word in create remove list info "0  success" "2  bad usage" \
 		"3  the ramdisk module is not loaded" "4  a configuration" \
 		"5  the device is busy" "6  permission denied" "7  no such device"; do
@@ -48,16 +36,16 @@ for help in --help -h help; do
 	done
 done
 for cmd in create remove list info; do
-	run 0 "$cmd" --help
+	run_cmd 0 "$ctl" "$cmd" --help
 	grep -q "^Usage: ramdiskctl $cmd" <<<"$out" || fail "$cmd --help: $out"
-	run 0 help "$cmd"
+	run_cmd 0 "$ctl" help "$cmd"
 	grep -q "^Usage: ramdiskctl $cmd" <<<"$out" || fail "help $cmd: $out"
 done
-run 0 create -h
+run_cmd 0 "$ctl" create -h
 grep -q -- --mem-limit <<<"$out" || fail "create --help does not mention --mem-limit"
 
 # No command: the overview on stderr, usage status.
-run 2
+run_cmd 2 "$ctl"
 grep -q "^Usage:" <<<"$err" || fail "bare ramdiskctl printed no usage"
 assert_eq "$out" "" "stdout of bare ramdiskctl"
 
@@ -88,7 +76,7 @@ expect_usage_error "unknown column ''" list --output +
 expect_usage_error "unknown column 'NOPE' (the columns are in ramdiskctl help info)" \
 	info --output NOPE rd0
 expect_usage_error "option --output needs a value" list --output
-run 0 help list
+run_cmd 0 "$ctl" help list
 grep -q "^    WRITE_ZEROES_BYTES  *bytes zeroed$" <<<"$out" || fail "list help does not list the columns"
 
 # Bad sizes, each with its reason.
@@ -129,9 +117,9 @@ expect_usage_error "1 to 64 characters" create --size 1M --name "$(printf 'n%.0s
 
 # Sizes that must get past parsing (and then fail only for the module).
 for size in 4k 4K 4KiB 4kb 1M 1.5G 1T 8192 8192B 0.5M; do
-	run 3 create --size "$size"
+	run_cmd 3 "$ctl" create --size "$size"
 done
-run 3 create --size 1M --block-size 4096 --max-part 255 --mem-limit 1.5G \
+run_cmd 3 "$ctl" create --size 1M --block-size 4096 --max-part 255 --mem-limit 1.5G \
 	--numa-node -1 --name "$(printf 'n%.0s' {1..64})"
-run 3 create -s 64M -b 512 -p 0 -m 0 -N 0 -n rd.test_1-a
+run_cmd 3 "$ctl" create -s 64M -b 512 -p 0 -m 0 -N 0 -n rd.test_1-a
 echo "all usage errors reported"

@@ -43,16 +43,6 @@ fake_config() {
 	echo "$6" >"$d/index"
 }
 
-run() {
-	local want=$1 status=0
-	shift
-	"$ctl" "$@" >"$RD_TMP/out" 2>"$RD_TMP/err" || status=$?
-	out=$(cat "$RD_TMP/out")
-	err=$(cat "$RD_TMP/err")
-	echo "ramdiskctl $* -> $status${err:+: $err}"
-	assert_eq "$status" "$want" "exit status of ramdiskctl $*"
-}
-
 has() {
 	grep -q -- "$2" <<<"$1" || fail "missing '$2' in: $1"
 }
@@ -64,10 +54,10 @@ echo 0 >"$sys/module/ramdisk/parameters/max_part"
 mkdir -p "$sys/block/sda" "$sys/block/ramdisk01/ramdisk"
 
 # An empty module: an empty table, an empty JSON array.
-run 0 list
+run_cmd 0 "$ctl" list
 has "$out" "DEVICE"
 assert_eq "$(printf '%s\n' "$out" | wc -l)" 1 "lines of an empty list"
-run 0 list --json
+run_cmd 0 "$ctl" list --json
 assert_eq "$(tr -d ' \n' <<<"$out")" '{"devices":[]}' "empty list --json"
 
 # ramdisk0: load-time, 1G. rd0: powered as ramdisk1, 64M, 4K blocks, 1M
@@ -79,7 +69,7 @@ fake_config off 1073741824 512 0 0 -1
 # another index size for ramdisk0, so that a mix-up of devices shows
 echo 5120 >"$sys/block/ramdisk0/ramdisk/index_bytes"
 
-run 0 list
+run_cmd 0 "$ctl" list
 echo "$out"
 lines=$(printf '%s\n' "$out" | wc -l)
 assert_eq "$lines" 4 "lines of list (header and three devices)"
@@ -90,7 +80,7 @@ row2=$(sed -n 4p <<<"$out")
 [[ $row1 =~ ^/dev/ramdisk1\ +rd0\ +64M\ +4096\ +0\ +1\.0M\ +20K$ ]] || fail "rd0 row: $row1"
 [[ $row2 =~ ^-\ +off\ +1\.0G\ +512\ +0\ +none\ +-$ ]] || fail "powered-off row: $row2"
 
-run 0 list --json
+run_cmd 0 "$ctl" list --json
 if command -v jq >/dev/null; then
 	assert_eq "$(jq '.devices | length' <<<"$out")" 3 "devices in list --json"
 	assert_eq "$(jq -c '[.devices[].name]' <<<"$out")" '[null,"rd0","off"]' "names"
@@ -111,44 +101,44 @@ fi
 
 # The table options: --raw, --noheadings, --bytes, --output (any case,
 # "+COLS" after the defaults), --output-all, alone and with --json.
-run 0 list --raw
+run_cmd 0 "$ctl" list --raw
 assert_eq "$(sed -n 2p <<<"$out")" "/dev/ramdisk0 - 1.0G 512 0 none 20K" "list --raw row"
-run 0 list --noheadings
+run_cmd 0 "$ctl" list --noheadings
 assert_eq "$(printf '%s\n' "$out" | wc -l)" 3 "lines of list --noheadings"
 if grep -q DEVICE <<<"$out"; then fail "list --noheadings printed the header"; fi
-run 0 list --output name,SIZE,Index
+run_cmd 0 "$ctl" list --output name,SIZE,Index
 assert_eq "$(head -n 1 <<<"$out" | tr -s ' ')" "NAME SIZE INDEX" "header of list --output"
-run 0 list -o +INDEX,POWER_CUTS -r
+run_cmd 0 "$ctl" list -o +INDEX,POWER_CUTS -r
 assert_eq "$(head -n 1 <<<"$out")" "DEVICE NAME SIZE BLOCK PARTS MEM_LIMIT USED INDEX POWER_CUTS" \
 	"header of list --output +COLS"
-run 0 list --bytes --raw --noheadings --output NAME,SIZE,MEM_LIMIT,USED
+run_cmd 0 "$ctl" list --bytes --raw --noheadings --output NAME,SIZE,MEM_LIMIT,USED
 assert_eq "$out" "$(printf '%s\n' "- 1073741824 0 20480" "rd0 67108864 1048576 20480" \
 	"off 1073741824 0 -")" "list --bytes"
-run 0 list --output-all --raw
+run_cmd 0 "$ctl" list --output-all --raw
 assert_eq "$(head -n 1 <<<"$out" | wc -w)" "$(sed -n 2p <<<"$out" | wc -w)" "list --output-all row width"
 has "$out" "WRITE_ZEROES_BYTES"
 # an empty cell in JSON is null, a number a bare number
-run 0 list --json -o name,reads,device
+run_cmd 0 "$ctl" list --json -o name,reads,device
 if command -v jq >/dev/null; then
 	assert_eq "$(jq -c . <<<"$out")" \
 		'{"devices":[{"name":null,"reads":7,"device":"/dev/ramdisk0"},{"name":"rd0","reads":7,"device":"/dev/ramdisk1"},{"name":"off","reads":null,"device":null}]}' \
 		"list --json --output"
-	run 0 list --json --output-all
+	run_cmd 0 "$ctl" list --json --output-all
 	assert_eq "$(jq -c '.devices[1] | [length, .block, .parts, .used, .cache, .power_cuts]' <<<"$out")" \
 		'[37,4096,0,20480,null,null]' "list --json --output-all"
 fi
 has "$out" '"block": 4096'
-run 0 info rd0 --raw --noheadings --output NAME,DEVICE,USED
+run_cmd 0 "$ctl" info rd0 --raw --noheadings --output NAME,DEVICE,USED
 assert_eq "$out" "rd0 /dev/ramdisk1 20K" "info --raw --noheadings --output"
-run 0 info -b -o used rd0
+run_cmd 0 "$ctl" info -b -o used rd0
 assert_eq "$out" "$(printf '%s\n' " USED" "20480")" "info --bytes --output"
-run 0 info --json -o size,index_bytes rd0
+run_cmd 0 "$ctl" info --json -o size,index_bytes rd0
 assert_eq "$(tr -d ' \n' <<<"$out")" '{"devices":[{"size":67108864,"index_bytes":4608}]}' \
 	"info --json --output"
 
 # info by every spelling of the same device.
 for spelling in rd0 ramdisk1 /dev/ramdisk1; do
-	run 0 info "$spelling"
+	run_cmd 0 "$ctl" info "$spelling"
 	has "$out" "device: *\/dev\/ramdisk1$"
 	has "$out" "name: *rd0$"
 	has "$out" "size: *67108864 (64M)$"
@@ -166,18 +156,18 @@ for spelling in rd0 ramdisk1 /dev/ramdisk1; do
 	has "$out" "flushes: *2$"
 	has "$out" "alloc_failures: *0$"
 done
-run 0 info /dev/ramdisk0
+run_cmd 0 "$ctl" info /dev/ramdisk0
 has "$out" "name: *(made at module load)"
 has "$out" "index_bytes: *5120 (5.0K)$"
 has "$out" "size: *1073741824 (1.0G)"
 has "$out" "mem_limit: *0 (unlimited)"
-run 0 info off
+run_cmd 0 "$ctl" info off
 has "$out" "device: *none (powered off)"
 if grep -q reads <<<"$out"; then fail "powered-off device shows statistics"; fi
 if grep -q index_bytes <<<"$out"; then fail "powered-off device shows index_bytes"; fi
-run 0 info --json off
+run_cmd 0 "$ctl" info --json off
 has "$out" '"index": -1'
-run 0 info --json rd0
+run_cmd 0 "$ctl" info --json rd0
 if command -v jq >/dev/null; then
 	assert_eq "$(jq -c '[.devices[0].index_bytes, .devices[0].allocated_bytes]' <<<"$out")" '[4608,20480]' \
 		"info --json index_bytes"
@@ -187,15 +177,15 @@ fi
 
 # A missing statistic (an older module) shows as unknown, not as a failure.
 rm "$sys/block/ramdisk1/ramdisk/write_zeroes"
-run 0 info rd0
+run_cmd 0 "$ctl" info rd0
 has "$out" "write_zeroes: *unknown$"
 # index_bytes came later than the other statistics: a module without it
 # gets no index_bytes line at all, rather than "unknown", and null in JSON.
 rm "$sys/block/ramdisk1/ramdisk/index_bytes"
-run 0 info rd0
+run_cmd 0 "$ctl" info rd0
 if grep -q index_bytes <<<"$out"; then fail "index_bytes shown without its file: $out"; fi
 has "$out" "allocated: *5 pages, 20480 bytes (20K)$"
-run 0 list --json
+run_cmd 0 "$ctl" list --json
 if command -v jq >/dev/null; then
 	assert_eq "$(jq -c '[.devices[].index_bytes]' <<<"$out")" '[5120,null,null]' \
 		"index_bytes without its file"
@@ -204,9 +194,9 @@ fi
 # A name longer than create allows, made by hand, still lists and reads.
 long=$(printf 'L%.0s' {1..200})
 fake_config "$long" 1048576 512 0 0 -1
-run 0 list
+run_cmd 0 "$ctl" list
 has "$out" "$long"
-run 0 info "$long"
+run_cmd 0 "$ctl" info "$long"
 has "$out" "name: *$long$"
 rm -r "${cfg:?}/$long"
 
@@ -220,34 +210,34 @@ fi
 
 # Nothing by that name: exit 7.
 for name in nosuch ramdisk9 /dev/ramdisk9 /dev/sda ramdisk01 . ..; do
-	run 7 info "$name"
+	run_cmd 7 "$ctl" info "$name"
 	has "$err" "no such ramdisk device"
-	run 7 remove "$name"
+	run_cmd 7 "$ctl" remove "$name"
 done
 
 # Load-time devices stay until rmmod.
-run 1 remove /dev/ramdisk0
+run_cmd 1 "$ctl" remove /dev/ramdisk0
 has "$err" "made when the module was loaded"
-run 1 remove ramdisk0
+run_cmd 1 "$ctl" remove ramdisk0
 [ -d "$sys/block/ramdisk0" ] || fail "remove touched ramdisk0"
 
 # remove powers off before rmdir. (A fake directory holds regular files,
 # so rmdir fails here with ENOTEMPTY; configfs would drop it.)
-run 1 remove rd0
+run_cmd 1 "$ctl" remove rd0
 assert_eq "$(cat "$cfg/rd0/power")" 0 "rd0 power after remove"
 has "$err" "rd0: Directory not empty"
 # A configuration without a power attribute is reported, not guessed at.
 mkdir "$cfg/nopower"
-run 1 remove nopower
+run_cmd 1 "$ctl" remove nopower
 has "$err" "nopower: reading power"
 rmdir "$cfg/nopower"
 # Every name is tried; the first failure's status wins.
-run 7 remove nosuch1 off nosuch2
+run_cmd 7 "$ctl" remove nosuch1 off nosuch2
 has "$err" "nosuch2: no such"
 assert_eq "$(cat "$cfg/off/power")" 0 "off after remove (was off already)"
 
 # create: an existing name is exit 4, and nothing is touched.
-run 4 create --name off --size 1M
+run_cmd 4 "$ctl" create --name off --size 1M
 has "$err" "off already exists"
 assert_eq "$(cat "$cfg/off/size")" 1073741824 "size of the existing off"
 
@@ -255,18 +245,18 @@ assert_eq "$(cat "$cfg/off/size")" 1073741824 "size of the existing off"
 # failure after mkdir removes the directory again. mkdir here makes a
 # plain empty directory, so writing "size" fails like a module without it.
 mkdir "$cfg/rd2"
-run 1 create --size 1M
+run_cmd 1 "$ctl" create --size 1M
 has "$err" "create: rd1: no size attribute"
 [ ! -e "$cfg/rd1" ] || fail "create left the half-made rd1 behind"
-run 1 create --name fresh --size 1M
+run_cmd 1 "$ctl" create --name fresh --size 1M
 [ ! -e "$cfg/fresh" ] || fail "create left the half-made fresh behind"
 rmdir "$cfg/rd2"
 
 # Options the module does not list in features are refused before mkdir.
 echo "index,power,size" >"$cfg/features"
-run 1 create --name nonuma --size 1M --numa-node 0
+run_cmd 1 "$ctl" create --name nonuma --size 1M --numa-node 0
 has "$err" "no numa_node attribute"
-run 1 create --name nolimit --size 1M --mem-limit 1G
+run_cmd 1 "$ctl" create --name nolimit --size 1M --mem-limit 1G
 has "$err" "no mem_limit attribute"
 if [ -e "$cfg/nonuma" ] || [ -e "$cfg/nolimit" ]; then fail "refused create made a directory"; fi
 echo "fake-tree checks passed"

@@ -50,21 +50,12 @@ chmod 000 "$cfg/nv/phys_addr" "$sys/block/ramdisk0/ramdisk/backing" \
 	"$sys/block/ramdisk1/ramdisk/backing"
 on_exit chmod -R u+w "$RD_TMP"
 
-run() {
-	local want=$1 status=0 err
-	shift
-	err=$("${as_user[@]}" "$ctl" "$@" 2>&1 >/dev/null) || status=$?
-	echo "ramdiskctl $* -> $status: $err"
-	assert_eq "$status" "$want" "exit status of ramdiskctl $*"
-	grep -q "permission denied (are you root?)" <<<"$err" || fail "no reason: $err"
-}
-
-run 6 create --size 1M
-run 6 create --name mine --size 1M
+expect_refusal 6 "permission denied (are you root?)" "${as_user[@]}" "$ctl" create --size 1M
+expect_refusal 6 "permission denied (are you root?)" "${as_user[@]}" "$ctl" create --name mine --size 1M
 [ -z "$(find "$cfg" -mindepth 1 -maxdepth 1 -name 'rd[1-9]*' -o -name mine)" ] ||
 	fail "create as a user left a directory"
-run 6 remove rd0
-run 6 remove /dev/ramdisk1
+expect_refusal 6 "permission denied (are you root?)" "${as_user[@]}" "$ctl" remove rd0
+expect_refusal 6 "permission denied (are you root?)" "${as_user[@]}" "$ctl" remove /dev/ramdisk1
 assert_eq "$(cat "$cfg/rd0/power")" 1 "power of rd0 after a refused remove"
 # Reading needs no privilege; what only root may read shows as such.
 "${as_user[@]}" "$ctl" list >"$RD_TMP/list" || fail "list as a user failed"

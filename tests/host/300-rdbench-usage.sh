@@ -8,24 +8,12 @@ rdbench=$(cd "$RD_BIN" && pwd)/rdbench
 dir=$RD_TMP/target
 mkdir "$dir"
 
-# run WANT_STATUS ARGS...: run rdbench, check its status, keep stdout in
-# $out and stderr in $err.
-run() {
-	local want=$1 status=0
-	shift
-	"$rdbench" "$@" >"$RD_TMP/out" 2>"$RD_TMP/err" </dev/null || status=$?
-	out=$(cat "$RD_TMP/out")
-	err=$(cat "$RD_TMP/err")
-	echo "rdbench $* -> $status${err:+: $err}"
-	assert_eq "$status" "$want" "exit status of rdbench $*"
-}
-
 # A usage error: one line on stderr naming rdbench and PATTERN, no stdout,
 # and nothing created in the target directory.
 expect_usage_error() {
 	local pattern=$1
 	shift
-	run 2 "$@"
+	run_cmd 2 "$rdbench" "$@"
 	assert_eq "$(printf '%s\n' "$err" | wc -l)" 1 "stderr lines of rdbench $*"
 	case $err in
 	rdbench:*) ;;
@@ -36,13 +24,13 @@ expect_usage_error() {
 	assert_eq "$(ls -A "$dir")" "" "files left in the target by rdbench $*"
 }
 
-run 2
-run 0 --help
+run_cmd 2 "$rdbench"
+run_cmd 0 "$rdbench" --help
 grep -q 'rdbench meta' <<<"$out" || fail "--help lacks the meta synopsis"
 grep -q 'CLOCK_MONOTONIC' <<<"$out" || fail "--help does not state the timer"
 grep -Eq 'one read costs [0-9]+ ns' <<<"$out" || fail "--help does not state the timer cost"
 for cmd in meta churn smallwrite bw; do
-	run 0 "$cmd" --help
+	run_cmd 0 "$rdbench" "$cmd" --help
 	grep -q "rdbench $cmd" <<<"$out" || fail "$cmd --help lacks its synopsis"
 	grep -q -- '--runs' <<<"$out" || fail "$cmd --help lacks the common options"
 done
@@ -105,7 +93,7 @@ echo "all usage errors refused with one line"
 work=$RD_TMP/labels
 mkdir -p "$work/x=y"
 cd "$work"
-run 0 meta --sizes 0k --files 3 --runs 1 --quiet --force --json \
+run_cmd 0 "$rdbench" meta --sizes 0k --files 3 --runs 1 --quiet --force --json \
 	x=y x=y=split --label named x=y -- --dashed
 python3 -c '
 import json, sys

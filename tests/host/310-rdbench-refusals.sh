@@ -6,24 +6,6 @@
 rdbench=$RD_BIN/rdbench
 [ -x "$rdbench" ] || fail "$rdbench is missing (make userspace-asan)"
 
-run() {
-	local want=$1 status=0
-	shift
-	"$rdbench" "$@" >"$RD_TMP/out" 2>"$RD_TMP/err" </dev/null || status=$?
-	out=$(cat "$RD_TMP/out")
-	err=$(cat "$RD_TMP/err")
-	echo "rdbench $* -> $status${err:+: $err}"
-	assert_eq "$status" "$want" "exit status of rdbench $*"
-}
-
-expect_refusal() {
-	local pattern=$1
-	shift
-	run 2 "$@"
-	grep -q -- "$pattern" <<<"$err" || fail "rdbench $*: error lacks '$pattern': $err"
-	assert_eq "$out" "" "stdout of refused rdbench $*"
-}
-
 # no rdbench.* work directory may survive in DIR
 assert_no_leftovers() {
 	local left
@@ -38,8 +20,8 @@ quick_meta=(meta --sizes 0k --files 5 --runs 1 --quiet)
 full=$RD_TMP/full
 mkdir "$full"
 echo keep >"$full/precious"
-expect_refusal "not empty" "${quick_meta[@]}" "$full"
-run 0 "${quick_meta[@]}" --force "$full"
+expect_refusal 2 "not empty" "$rdbench" "${quick_meta[@]}" "$full"
+run_cmd 0 "$rdbench" "${quick_meta[@]}" --force "$full"
 assert_eq "$(cat "$full/precious")" keep "the file in the --force directory"
 assert_eq "$(ls -A "$full")" precious "the --force directory afterwards"
 
@@ -47,30 +29,30 @@ assert_eq "$(ls -A "$full")" precious "the --force directory afterwards"
 # something in it does.
 fresh=$RD_TMP/fresh
 mkdir -p "$fresh/lost+found"
-run 0 "${quick_meta[@]}" "$fresh"
+run_cmd 0 "$rdbench" "${quick_meta[@]}" "$fresh"
 assert_eq "$(ls -A "$fresh")" "lost+found" "the fresh file system afterwards"
 touch "$fresh/lost+found/#1234"
-expect_refusal "not empty" "${quick_meta[@]}" "$fresh"
+expect_refusal 2 "not empty" "$rdbench" "${quick_meta[@]}" "$fresh"
 
 # The same directory twice is fine (each target has its own work directory).
 empty=$RD_TMP/empty
 mkdir "$empty"
-run 0 "${quick_meta[@]}" "$empty=one" "$empty=two"
+run_cmd 0 "$rdbench" "${quick_meta[@]}" "$empty=one" "$empty=two"
 assert_eq "$(ls -A "$empty")" "" "the empty directory afterwards"
 
 # A directory rdbench creates is removed again.
-run 0 "${quick_meta[@]}" "$RD_TMP/new"
+run_cmd 0 "$rdbench" "${quick_meta[@]}" "$RD_TMP/new"
 [ ! -e "$RD_TMP/new" ] || fail "rdbench left the directory it created"
 
 # Paths that cannot be used.
 touch "$RD_TMP/file"
-expect_refusal "not a directory" "${quick_meta[@]}" "$RD_TMP/file"
-expect_refusal "cannot create" "${quick_meta[@]}" "$RD_TMP/missing/sub"
-expect_refusal "Not a directory" "${quick_meta[@]}" "$RD_TMP/file/sub"
-expect_refusal "not a directory, regular file or block device" \
+expect_refusal 2 "not a directory" "$rdbench" "${quick_meta[@]}" "$RD_TMP/file"
+expect_refusal 2 "cannot create" "$rdbench" "${quick_meta[@]}" "$RD_TMP/missing/sub"
+expect_refusal 2 "Not a directory" "$rdbench" "${quick_meta[@]}" "$RD_TMP/file/sub"
+expect_refusal 2 "not a directory, regular file or block device" "$rdbench" \
 	bw --size 64k --bs 4k --runs 1 /dev/null
 # A refusal of the second target removes the first one's work directory.
-expect_refusal "not a directory" "${quick_meta[@]}" "$empty" "$RD_TMP/file"
+expect_refusal 2 "not a directory" "$rdbench" "${quick_meta[@]}" "$empty" "$RD_TMP/file"
 assert_eq "$(ls -A "$empty")" "" "first target after the second was refused"
 
 # Permission: a directory the user may not write to.
@@ -91,7 +73,7 @@ if [ "$(id -u)" = 0 ]; then
 	fi
 else
 	chmod 555 "$ro"
-	expect_refusal "cannot write there" "${quick_meta[@]}" "$ro"
+	expect_refusal 2 "cannot write there" "$rdbench" "${quick_meta[@]}" "$ro"
 	chmod 755 "$ro"
 fi
 
@@ -99,36 +81,36 @@ fi
 # rdbench creates is removed; an empty file of the user's stays, empty.
 quick_bw=(bw --size 64k --bs 4k --runs 1 --quiet)
 head -c 8192 /dev/zero >"$RD_TMP/data"
-expect_refusal "existing file with data" "${quick_bw[@]}" "$RD_TMP/data"
-run 0 "${quick_bw[@]}" --destroy-data "$RD_TMP/data"
+expect_refusal 2 "existing file with data" "$rdbench" "${quick_bw[@]}" "$RD_TMP/data"
+run_cmd 0 "$rdbench" "${quick_bw[@]}" --destroy-data "$RD_TMP/data"
 [ -f "$RD_TMP/data" ] || fail "bw removed a file it did not create"
 : >"$RD_TMP/emptyfile"
-run 0 "${quick_bw[@]}" "$RD_TMP/emptyfile"
+run_cmd 0 "$rdbench" "${quick_bw[@]}" "$RD_TMP/emptyfile"
 assert_eq "$(stat -c %s "$RD_TMP/emptyfile")" 0 "size of the user's empty file afterwards"
-run 0 "${quick_bw[@]}" "$RD_TMP/newfile"
+run_cmd 0 "$rdbench" "${quick_bw[@]}" "$RD_TMP/newfile"
 [ ! -e "$RD_TMP/newfile" ] || fail "bw left the file it created"
 
 # Signatures are named, on disk images as on devices.
 if command -v mkfs.ext4 >/dev/null; then
 	truncate -s 8M "$RD_TMP/ext4.img"
 	mkfs.ext4 -q -F "$RD_TMP/ext4.img"
-	expect_refusal "ext2/3/4 file system" "${quick_bw[@]}" "$RD_TMP/ext4.img"
+	expect_refusal 2 "ext2/3/4 file system" "$rdbench" "${quick_bw[@]}" "$RD_TMP/ext4.img"
 fi
 if command -v mkswap >/dev/null; then
 	truncate -s 1M "$RD_TMP/swap.img"
 	mkswap "$RD_TMP/swap.img" >/dev/null
-	expect_refusal "swap area" "${quick_bw[@]}" "$RD_TMP/swap.img"
+	expect_refusal 2 "swap area" "$rdbench" "${quick_bw[@]}" "$RD_TMP/swap.img"
 fi
 {
 	head -c 510 /dev/zero
 	printf '\125\252'
 } >"$RD_TMP/mbr.img"
-expect_refusal "DOS partition table" "${quick_bw[@]}" "$RD_TMP/mbr.img"
+expect_refusal 2 "DOS partition table" "$rdbench" "${quick_bw[@]}" "$RD_TMP/mbr.img"
 {
 	printf 'XFSB'
 	head -c 8188 /dev/zero
 } >"$RD_TMP/xfs.img"
-expect_refusal "XFS file system" "${quick_bw[@]}" "$RD_TMP/xfs.img"
+expect_refusal 2 "XFS file system" "$rdbench" "${quick_bw[@]}" "$RD_TMP/xfs.img"
 
 # Ctrl-C (SIGINT) and SIGTERM: exit 130, and nothing left behind, neither
 # the work directory nor the directory rdbench created. On tmpfs when there
@@ -161,8 +143,8 @@ done
 # A device path that does not exist (a driver not loaded) is refused, and
 # no file appears in its place; /dev/shm is a tmpfs like any other.
 missing=/dev/rdbench-test-no-such-device-$$
-expect_refusal "no such device" bw --size 64k --bs 4k --runs 1 "$missing"
-expect_refusal "no such device" pair --size 64k --runs 1 "$missing" "$RD_TMP/pair-other"
+expect_refusal 2 "no such device" "$rdbench" bw --size 64k --bs 4k --runs 1 "$missing"
+expect_refusal 2 "no such device" "$rdbench" pair --size 64k --runs 1 "$missing" "$RD_TMP/pair-other"
 [ ! -e "$missing" ] || fail "a file was made at $missing"
 [ ! -e "$RD_TMP/pair-other" ] || fail "the refused pair run left its other target"
 

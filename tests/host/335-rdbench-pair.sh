@@ -16,23 +16,6 @@ if ! python3 -c 'import os, sys; os.close(os.open(sys.argv[1], os.O_CREAT | os.O
 fi
 rm -f "$probe"
 
-run() {
-	local want=$1 status=0
-	shift
-	"$rdbench" "$@" >"$RD_TMP/out" 2>"$RD_TMP/err" </dev/null || status=$?
-	err=$(cat "$RD_TMP/err")
-	echo "rdbench $* -> $status${err:+: $err}"
-	assert_eq "$status" "$want" "exit status of rdbench $*"
-}
-
-expect_refusal() {
-	local pattern=$1
-	shift
-	run 2 "$@"
-	grep -q -- "$pattern" <<<"$err" || fail "rdbench $*: error lacks '$pattern': $err"
-	assert_eq "$(cat "$RD_TMP/out")" "" "stdout of refused rdbench $*"
-}
-
 # check PYTHON: the JSON output as `rows`, then the assertions
 check() {
 	python3 - "$RD_TMP/out" "$1" <<'PY' || fail "output check failed: $(cat "$RD_TMP/out")"
@@ -44,7 +27,7 @@ PY
 
 # Three new files (removed afterwards), seven rounds: every round gives each
 # target a figure, and the first is compared with the other two.
-run 0 pair --size 1M --ops 20 --runs 7 --quiet --json "$dir/a=A" "$dir/b=B" "$dir/c=C"
+run_cmd 0 "$rdbench" pair --size 1M --ops 20 --runs 7 --quiet --json "$dir/a=A" "$dir/b=B" "$dir/c=C"
 check '
 assert [r["target"] for r in rows] == ["A", "B", "C"], rows
 for r in rows:
@@ -65,7 +48,7 @@ for r in rows[1:]:
 assert_eq "$(ls -A "$dir")" "" "files left by rdbench pair"
 
 # Five rounds bound nothing at 95%; writes, 8k, and the CSV form.
-run 0 pair --op randwrite --bs 8k --size 64k --ops 5 --runs 5 --quiet --csv "$dir/a" "$dir/b"
+run_cmd 0 "$rdbench" pair --op randwrite --bs 8k --size 64k --ops 5 --runs 5 --quiet --csv "$dir/a" "$dir/b"
 python3 - "$RD_TMP/out" <<'PY' || fail "CSV check failed: $(cat "$RD_TMP/out")"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -76,7 +59,7 @@ PY
 
 # Sixteen in flight through io_uring, where the kernel has it.
 if [ "$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)" = 0 ]; then
-	run 0 pair --qd 16 --op randwrite --size 1M --ops 64 --runs 6 --quiet --json "$dir/a" "$dir/b"
+	run_cmd 0 "$rdbench" pair --qd 16 --op randwrite --size 1M --ops 64 --runs 6 --quiet --json "$dir/a" "$dir/b"
 	check '
 assert all(r["qd"] == 16 and r["op"] == "randwrite" and len(r["iops_runs"]) == 6 for r in rows), rows
 assert rows[1]["ci95_low"] <= rows[1]["first_vs_this"] <= rows[1]["ci95_high"], rows
@@ -86,27 +69,27 @@ else
 fi
 
 # Without --runs, 101 rounds; the human table has no raw lists.
-run 0 pair --size 64k --ops 1 --quiet "$dir/a" "$dir/b"
+run_cmd 0 "$rdbench" pair --size 64k --ops 1 --quiet "$dir/a" "$dir/b"
 head -n 1 "$RD_TMP/out" | grep -q '^target  *op  *bs  *qd  *iops .*first_vs_this  *ci95_low' ||
 	fail "human header: $(head -n 1 "$RD_TMP/out")"
 ! grep -q _runs "$RD_TMP/out" || fail "raw run lists in the human table"
-run 0 pair --size 64k --ops 1 --quiet --json "$dir/a" "$dir/b"
+run_cmd 0 "$rdbench" pair --size 64k --ops 1 --quiet --json "$dir/a" "$dir/b"
 check 'assert len(rows[0]["iops_runs"]) == 101, rows[0]'
 
-expect_refusal "two or more" pair --size 64k "$dir/a"
-expect_refusal "multiple of 4k" pair --bs 1000 "$dir/a" "$dir/b"
-expect_refusal "multiple of 4k" pair --bs 2M "$dir/a" "$dir/b"
-expect_refusal "randread or randwrite" pair --op seqread "$dir/a" "$dir/b"
-expect_refusal "from 1 to" pair --ops 0 "$dir/a" "$dir/b"
-expect_refusal "from 1 to 128" pair --qd 0 "$dir/a" "$dir/b"
-expect_refusal "from 1 to 128" pair --qd 129 "$dir/a" "$dir/b"
-expect_refusal "smaller than --bs" pair --size 4k --bs 8k "$dir/a" "$dir/b"
+expect_refusal 2 "two or more" "$rdbench" pair --size 64k "$dir/a"
+expect_refusal 2 "multiple of 4k" "$rdbench" pair --bs 1000 "$dir/a" "$dir/b"
+expect_refusal 2 "multiple of 4k" "$rdbench" pair --bs 2M "$dir/a" "$dir/b"
+expect_refusal 2 "randread or randwrite" "$rdbench" pair --op seqread "$dir/a" "$dir/b"
+expect_refusal 2 "from 1 to" "$rdbench" pair --ops 0 "$dir/a" "$dir/b"
+expect_refusal 2 "from 1 to 128" "$rdbench" pair --qd 0 "$dir/a" "$dir/b"
+expect_refusal 2 "from 1 to 128" "$rdbench" pair --qd 129 "$dir/a" "$dir/b"
+expect_refusal 2 "smaller than --bs" "$rdbench" pair --size 4k --bs 8k "$dir/a" "$dir/b"
 assert_eq "$(ls -A "$dir")" "" "files left by refused runs"
 
 # A file holding data is refused, and keeps it; --destroy-data allows it.
 head -c 65536 /dev/urandom >"$dir/precious"
 sum=$(cksum <"$dir/precious")
-expect_refusal "refusing an existing file with data" pair --size 64k "$dir/precious" "$dir/b"
+expect_refusal 2 "refusing an existing file with data" "$rdbench" pair --size 64k "$dir/precious" "$dir/b"
 assert_eq "$(cksum <"$dir/precious")" "$sum" "the refused file's data"
-run 0 pair --size 64k --ops 2 --runs 2 --quiet --destroy-data "$dir/precious" "$dir/b"
+run_cmd 0 "$rdbench" pair --size 64k --ops 2 --runs 2 --quiet --destroy-data "$dir/precious" "$dir/b"
 echo "pair ran, compared and refused as it should"

@@ -136,13 +136,28 @@ vm_reboot() {
 	fail "reboot -f returned"
 }
 
-# expect_refusal WANT MESSAGE COMMAND...: COMMAND exits with WANT and says
-# MESSAGE on stderr (the bench scripts' usage checks)
+# run_cmd WANT COMMAND...: runs COMMAND with no input and fails unless it
+# exits WANT. Its stdout is left in $out and $RD_TMP/out, its stderr in
+# $err and $RD_TMP/err; the log gets "NAME ARGS -> STATUS: STDERR".
+run_cmd() {
+	local want=$1 status=0 name
+	shift
+	name="${1##*/}${2:+ ${*:2}}"
+	"$@" >"$RD_TMP/out" 2>"$RD_TMP/err" </dev/null || status=$?
+	out=$(cat "$RD_TMP/out")
+	err=$(cat "$RD_TMP/err")
+	echo "$name -> $status${err:+: $err}"
+	assert_eq "$status" "$want" "exit status of $name"
+}
+
+# expect_refusal WANT MESSAGE COMMAND...: COMMAND exits with WANT, says
+# MESSAGE (a fixed string) on stderr and prints nothing on stdout (a
+# refusal does no work): the usage and argument checks of rdbench,
+# ramdiskctl and the bench scripts.
 expect_refusal() {
-	local want=$1 message=$2 status=0
+	local want=$1 message=$2
 	shift 2
-	"$@" >/dev/null 2>"$RD_TMP/err" || status=$?
-	echo "$* -> $status: $(head -n 1 "$RD_TMP/err")"
-	assert_eq "$status" "$want" "exit status of $*"
-	grep -qF -- "$message" "$RD_TMP/err" || fail "$* did not say '$message': $(cat "$RD_TMP/err")"
+	run_cmd "$want" "$@"
+	grep -qF -- "$message" <<<"$err" || fail "${1##*/} ${*:2}: error lacks '$message': $err"
+	assert_eq "$out" "" "stdout of refused ${1##*/} ${*:2}"
 }
