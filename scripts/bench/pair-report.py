@@ -13,6 +13,8 @@ import re
 import sys
 from pathlib import Path
 
+import benchtab
+
 JOB_ORDER = ["randread-4k", "randwrite-4k", "randread-4k-qd16", "randwrite-4k-qd16",
              "randread-1m", "randwrite-1m"]
 
@@ -45,18 +47,14 @@ def report(directory):
         print(f"pair-report: {directory}: no pair-JOB-RUN.json", file=sys.stderr)
         return False
     others = sorted({o for job in runs.values() for o in job})
-    lines = [f"### {directory.name}", "",
-             "| job | " + " | ".join(f"{first}/{o}" for o in others) + " |",
-             "|---|" + "---|" * len(others)]
-    for job in sorted(runs, key=lambda j: (JOB_ORDER + [j]).index(j)):
-        cells = [" · ".join(cell(run) for run in runs[job].get(o, [])) for o in others]
-        lines.append(f"| {job} | " + " | ".join(cells) + " |")
+    rows = [[job] + [" · ".join(cell(run) for run in runs[job].get(o, [])) for o in others]
+            for job in sorted(runs, key=lambda j: (JOB_ORDER + [j]).index(j))]
+    lines = [f"### {directory.name}", ""] + benchtab.table(
+        ["job"] + [f"{first}/{o}" for o in others], "l" * (len(others) + 1), rows)
     lines += ["", f"Each cell: every run's median of the per-round ratios {first}/other "
               "(IOPS; above 1, ramdisk faster), the sign test's 95% interval for it, and "
               "the rounds ramdisk led.", ""]
-    text = "\n".join(lines)
-    (directory / "pair.md").write_text(text + "\n")
-    print(text)
+    benchtab.write(directory / "pair.md", lines)
     return True
 
 

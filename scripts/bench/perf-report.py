@@ -19,6 +19,8 @@ import statistics
 import sys
 from pathlib import Path
 
+import benchtab
+
 # (label, ours, theirs, goal, kind): each side a (target, job); kind "higher"
 # means ours/theirs >= goal, "lower" ours/theirs <= goal, and "latency"
 # theirs/ours >= goal (a latency: lower is better, the ratio is a speed-up)
@@ -120,14 +122,12 @@ def per_repeat_cells(ratios):
 def report(directory):
     medians, by_rep = load(directory)
     reps = max((len(v) for v in by_rep.values()), default=0)
-    lines = [f"### {directory.name} (median of {reps} runs per figure)", "",
-             "| measure | ramdisk | other | ratio | per repeat [95% CI] | ahead | goal | met |",
-             "|---|---:|---:|---:|---:|---:|---:|---|"]
+    rows = []
     missing = False
     for label, ours, theirs, goal, kind in RATIOS:
         if ours not in medians or theirs not in medians or not medians[ours] \
                 or not medians[theirs]:
-            lines.append(f"| {label} | | | missing | | | {goal} | |")
+            rows.append([label, "", "", "missing", "", "", goal, ""])
             missing = True
             continue
         if kind == "latency":
@@ -136,17 +136,18 @@ def report(directory):
             ratio = medians[ours] / medians[theirs]
         met = ratio <= goal if kind == "lower" else ratio >= goal
         within, ahead = per_repeat_cells(per_repeat(by_rep, ours, theirs, kind))
-        lines.append(f"| {label} | {medians[ours]:.0f} | {medians[theirs]:.0f} | "
-                     f"{ratio:.2f}x | {within} | {ahead} | "
-                     f"{'≤' if kind == 'lower' else '≥'}{goal} | {'yes' if met else 'no'} |")
+        rows.append([label, f"{medians[ours]:.0f}", f"{medians[theirs]:.0f}", f"{ratio:.2f}x",
+                     within, ahead, f"{'≤' if kind == 'lower' else '≥'}{goal}",
+                     "yes" if met else "no"])
+    lines = [f"### {directory.name} (median of {reps} runs per figure)", ""] + benchtab.table(
+        ["measure", "ramdisk", "other", "ratio", "per repeat [95% CI]", "ahead", "goal", "met"],
+        "lrrrrrrl", rows)
     lines += ["", "Units: IOPS for 4k jobs, MiB/s for 1 MiB jobs and memcpy, bytes for index "
               "memory, ns for latencies (the median over repeats of each run's median "
               "completion latency). Ratios compare medians measured in the same VM boot; \"per "
               "repeat\" is the median of the ratios within each repeat, with the sign test's "
               "interval, and \"ahead\" counts the repeats ramdisk led.", ""]
-    text = "\n".join(lines)
-    (directory / "perf.md").write_text(text + "\n")
-    print(text)
+    benchtab.write(directory / "perf.md", lines)
     return missing
 
 

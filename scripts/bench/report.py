@@ -24,6 +24,8 @@ import statistics
 import subprocess
 import sys
 
+import benchtab
+
 RAW_NAME = re.compile(r"^(?P<tool>[a-z]+)\.(?P<name>[^.]+)\.(?P<rep>\d+)\.(?P<ext>json|failed)$")
 
 # fio file engines report their operations as reads; name them for what
@@ -249,8 +251,7 @@ def tables(measurements, targets, reference):
     for (tool, suite, job), metrics in by_job.items():
         cols = [t for t in targets if any(t in per for per in metrics.values())]
         out.append("### %s (%s %s)\n" % (job, tool, suite))
-        out.append("| metric | " + " | ".join(cols) + " |")
-        out.append("|---|" + "---:|" * len(cols))
+        rows = []
         for (metric, unit, better), per in metrics.items():
             cells = []
             for t in cols:
@@ -266,7 +267,8 @@ def tables(measurements, targets, reference):
             label = "%s (%s)" % (metric, unit) if unit else metric
             if better == "lower":
                 label += ", lower is better"
-            out.append("| %s | %s |" % (label, " | ".join(cells)))
+            rows.append([label] + cells)
+        out += benchtab.table(["metric"] + cols, "l" + "r" * len(cols), rows)
         out.append("")
     return "\n".join(out)
 
