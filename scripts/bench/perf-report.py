@@ -14,8 +14,9 @@ is missing (a run failed), else 0: whether a target is met is reported,
 not enforced, as this is a benchmark.
 """
 import csv
-import math
+import os
 import statistics
+import subprocess
 import sys
 from pathlib import Path
 
@@ -75,23 +76,28 @@ def load(directory):
     return medians, by_rep
 
 
-def median_interval(values, level=0.95):
-    """The order statistics that bound the median with at least `level`
-    confidence (the sign test's interval), or None when there are too few
-    values for any pair of them to reach it."""
-    xs = sorted(values)
-    n = len(xs)
-    # the largest k with P(Binomial(n, 1/2) < k) <= (1 - level) / 2
-    k, tail = 0, 0.0
-    while k < n // 2:
-        step = math.comb(n, k) / 2 ** n
-        if tail + step > (1 - level) / 2:
-            break
-        tail += step
-        k += 1
-    if k == 0:
-        return None
-    return xs[k - 1], xs[n - k]
+# The sign test's interval is computed in C only (userspace/lib/stats.c,
+# unit-tested there): rdbench pair writes it into its JSON, which
+# pair-report.py only reads, and this report, whose per-repeat ratios come
+# from fio and never pass through rdbench, asks `rdbench median` for it.
+# One implementation, so the two reports cannot disagree on where the
+# interval's ends lie; the cost is that this report needs rdbench built
+# (make userspace; scripts/bench/perf builds it), or $RDBENCH.
+RDBENCH = os.environ.get("RDBENCH") or str(Path(__file__).resolve().parents[2] / "build/bin/rdbench")
+
+
+def median_interval(values):
+    """The sign test's 95% interval for the median of the values, as
+    (low, high), or None when there are too few values (under six) for
+    any two of them to bound it that surely."""
+    if not os.access(RDBENCH, os.X_OK):
+        raise OSError(f"{RDBENCH} is missing (make userspace)")
+    r = subprocess.run([RDBENCH, "median"], input="\n".join(map(repr, values)) + "\n",
+                       capture_output=True, text=True, check=False)
+    if r.returncode:
+        raise ValueError(f"rdbench median: {r.stderr.strip()}")
+    _, low, high = r.stdout.split()
+    return None if low == "-" else (float(low), float(high))
 
 
 def per_repeat(by_rep, ours, theirs, kind):

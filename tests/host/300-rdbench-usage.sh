@@ -105,3 +105,15 @@ assert got == want, got
 assert_eq "$(ls -A "$work")" "x=y" "the label test directory afterwards"
 assert_eq "$(ls -A "$work/x=y")" "" "the x=y directory afterwards"
 echo "targets, labels and -- parsed in order"
+
+# rdbench median: the sign test's interval, which perf-report.py takes
+# from it. Nine ratios out of order: median 1.05, the interval from the
+# 2nd to the 8th smallest; under six numbers there is no interval.
+got=$(printf '%s\n' 1.40 0.90 1.30 0.95 1.20 1.00 1.10 1.02 1.05 | "$rdbench" median)
+echo "rdbench median of nine ratios: $got"
+assert_eq "$got" "1.05 0.94999999999999996 1.3" "median and interval of nine ratios"
+assert_eq "$(echo 1 2 3 4 5 | "$rdbench" median)" "3 - -" "median of five numbers"
+expect_refusal 2 "no numbers on stdin" "$rdbench" median
+expect_refusal 2 "takes no arguments" "$rdbench" median extra
+# shellcheck disable=SC2016 # expanded by the inner shell
+expect_refusal 2 "'1,5' is not a number" bash -c 'echo 1,5 | "$0" median' "$rdbench"

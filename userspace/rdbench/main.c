@@ -75,6 +75,10 @@ static const struct subcommand subcommands[] = {
 	  "  --ops N     I/Os per target per round (default 256)\n"
 	  "  --size S    bytes the offsets span (default 256M, or the\n"
 	  "              smallest device if smaller)\n" },
+	{ "median", median_main, "median <NUMBERS",
+	  "  The median of the numbers on stdin and the sign test's 95%\n"
+	  "  interval for it, as pair computes them: one line, MEDIAN LOW\n"
+	  "  HIGH ('- -' below six numbers). No options, no targets.\n" },
 };
 
 static const char common_help[] =

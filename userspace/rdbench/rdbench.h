@@ -79,6 +79,7 @@ int churn_main(int argc, char **argv);
 int smallwrite_main(int argc, char **argv);
 int bw_main(int argc, char **argv);
 int pair_main(int argc, char **argv);
+int median_main(int argc, char **argv);
 
 /* safety.c: refusals, cleanup, interruption */
 extern volatile sig_atomic_t rdbench_stop;
