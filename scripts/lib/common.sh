@@ -61,8 +61,9 @@ rd_each_kernel() {
 # kernels that live there). On failure prints the build log to stderr
 # and returns 1; the log stays in DIR/build.log.
 rd_kmod() {
-	local kver=$1 dir=$2 src=$3 kdir
+	local kver=$1 dir=$2 src kdir
 	local kmake=(make)
+	src=$(cd "$3" && pwd -P) || return 1
 	shift 3
 	kdir=$("$rd_top/scripts/kernel" kdir "$kver") || return 1
 	mkdir -p "$dir"
