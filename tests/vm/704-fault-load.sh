@@ -32,15 +32,13 @@ loaded() { grep -q '^ramdisk ' /proc/modules; }
 hold_seconds=5
 
 # hold: opens /dev/ramdisk0 as soon as it exists and keeps it open for
-# hold_seconds; writes "held" when it got it
+# hold_seconds; writes "held" when it got it; gives up when the load is over
 hold() {
-	local i
-	for ((i = 0; i < 2000; i++)); do
+	while [ ! -e "$RD_TMP/load-over" ]; do
 		# a failed redirection fails the group; the loop goes on
-		if { : >"$RD_TMP/held"; sleep $hold_seconds; } 3</dev/ramdisk0 2>/dev/null; then
+		if { : >"$RD_TMP/held"; sleep $hold_seconds; } 2>/dev/null 3</dev/ramdisk0; then
 			return 0
 		fi
-		sleep 0.01
 	done
 }
 
@@ -48,11 +46,12 @@ hold() {
 # while ramdisk0 is held; sets result (fail-nth's line) and waits_before
 failed_load() {
 	local holder
-	rm -f "$RD_TMP/held"
+	rm -f "$RD_TMP/held" "$RD_TMP/load-over"
 	waits_before=$(waits)
 	hold &
 	holder=$!
 	result=$(fail_nth "$1" load "$RD_MODULE" nr_devices=8)
+	: >"$RD_TMP/load-over"
 	# with the fix the load waited for the holder; without, it is still open
 	wait $holder
 }
@@ -79,8 +78,9 @@ failed_load 1
 after_failure "$result" "configfs registration failing"
 
 # 2. a later disk: points under device_add_disk for one disk, then a fault
-# in the third disk's (ramdisk0 and ramdisk1 are up); a point the kernel
-# absorbs gives a working load, and the next is tried
+# in the last disk's (ramdisk0 to ramdisk6 are up, which leaves the holder
+# time to open ramdisk0); a point the kernel absorbs gives a working load,
+# and the next is tried
 fault_require_function device_add_disk
 counted=$(fail_nth count load "$RD_MODULE" nr_devices=1)
 per_disk=${counted%% *}
@@ -88,7 +88,7 @@ assert_eq "${counted#* }" ok "a load with nothing failing ($counted)"
 unload_module
 [[ $per_disk =~ ^[1-9][0-9]*$ ]] || fail "no fault point under device_add_disk ($counted)"
 echo "device_add_disk passes $per_disk fault points for one disk"
-for ((n = 2 * per_disk + 1, tries = 0; tries < 10; n++, tries++)); do
+for ((n = 7 * per_disk + 1, tries = 0; tries < 10; n++, tries++)); do
 	failed_load "$n"
 	case $result in
 	"injected ok" | "not-reached ok")
@@ -99,7 +99,7 @@ for ((n = 2 * per_disk + 1, tries = 0; tries < 10; n++, tries++)); do
 	after_failure "$result" "device_add_disk of a later disk failing (point $n)"
 	break
 done
-[ "$tries" -lt 10 ] || fail "no fault from point $((2 * per_disk + 1)) on failed a load"
+[ "$tries" -lt 10 ] || fail "no fault from point $((7 * per_disk + 1)) on failed a load"
 
 # the module loads and works afterwards
 load_module nr_devices=2
