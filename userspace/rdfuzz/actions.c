@@ -132,6 +132,7 @@ static void slot_sync(struct fuzz *f, struct slot *s)
 		s->writeback =
 			read_file(path, buf, sizeof(buf)) > 0 && !strncmp(buf, "writeback", 9);
 		shadow_reset(&s->shadow, ++f->next_gen, slot_read_number(f, s, "phys_size") == 0);
+		s->cut_unreported = false;
 	}
 	s->powered = on;
 }
@@ -214,8 +215,10 @@ static void do_attr(struct fuzz *f, struct slot *s, const char *attr, const stru
 	if (!err) {
 		f->ok++;
 		fuzz_log(f, " accepted");
-		if (!strcmp(attr, "power_cut") && s->writeback)
+		if (!strcmp(attr, "power_cut") && s->writeback) {
 			memset(s->shadow.seq, 0xff, sizeof(s->shadow.seq));
+			s->cut_unreported = true;
+		}
 		return;
 	}
 	f->refused++;
@@ -476,7 +479,11 @@ static void do_io(struct fuzz *f, struct slot *s, uint64_t x1, uint64_t x2, uint
 		io_block_ioctl(f, s, fd, x2, x3);
 		break;
 	case 10:
-		if (fsync(fd))
+		if (!fsync(fd))
+			s->cut_unreported = false;
+		else if (errno == EIO && s->cut_unreported)
+			s->cut_unreported = false;
+		else
 			fuzz_report(f, "fsync %s: %s", dev, strerror(errno));
 		fuzz_log(f, " fsync");
 		break;

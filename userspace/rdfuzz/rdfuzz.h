@@ -81,6 +81,12 @@ struct slot {
 	struct shadow shadow;
 	bool powered; /* after our last successful power write */
 	bool writeback;
+	/*
+	 * a power cut was accepted since the last flush that succeeded: the
+	 * next flush may fail with EIO, once, for completed writes the cut
+	 * lost while the device was open (the busy thread's open is enough)
+	 */
+	bool cut_unreported;
 };
 
 struct fuzz {
