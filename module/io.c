@@ -187,14 +187,15 @@ void rd_submit_bio(struct bio *bio)
 {
 	struct rd_device *rd = bio->bi_bdev->bd_disk->private_data;
 
-	if (unlikely(rd->cache && (bio->bi_opf & REQ_NOWAIT))) {
-		bio_wouldblock_error(bio);
-		return;
-	}
-	if (likely(!rd->cache))
+	if (likely(!rd->cache)) {
 		bio->bi_status = rd_dispatch(rd, NULL, rd->store, bio);
-	else
+	} else {
+		if (bio->bi_opf & REQ_NOWAIT) {
+			bio_wouldblock_error(bio);
+			return;
+		}
 		bio->bi_status = rd_submit_bio_cached(rd, bio);
+	}
 	/* completion comes after power_sem is released: end_io may submit again */
 	if (unlikely(READ_ONCE(rd->throttled)))
 		rd_throttle_end_bio(rd->throttle, bio);
