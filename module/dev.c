@@ -372,9 +372,15 @@ long rd_total_pages(void)
 	return atomic_long_read(&rd_store_total_pages);
 }
 
+/*
+ * The name /proc/devices lists beside the major. Not "ramdisk": brd
+ * registers its major under that name, and both can be loaded at once.
+ */
+#define RD_MAJOR_NAME "ramdisk-ko"
+
 int rd_dev_major_register(void)
 {
-	int major = register_blkdev(0, RAMDISK_NAME);
+	int major = register_blkdev(0, RD_MAJOR_NAME);
 
 	if (major < 0) {
 		pr_err("cannot get a block major number: %d\n", major);
@@ -386,5 +392,5 @@ int rd_dev_major_register(void)
 
 void rd_dev_major_unregister(void)
 {
-	unregister_blkdev(rd_major, RAMDISK_NAME);
+	unregister_blkdev(rd_major, RD_MAJOR_NAME);
 }
