@@ -7,10 +7,10 @@
  * 6.1 uses "rep movsb" on CPUs with ERMS, later kernels only with FSRM and
  * otherwise a loop moving 32 bytes a turn; copy_page() is "rep movsq"
  * where string moves are fast; the unrolled loop here moves 64 bytes a
- * turn through eight registers. Under QEMU's TCG those differ by up to
- * ten times, in different orders on 6.1 and on 6.12 and later
- * (Documentation/performance.md), and on hardware the CPU decides. So the
- * module measures, as the kernel's RAID code does for its algorithms.
+ * turn through eight registers. Which is fastest depends on the CPU (and
+ * on the emulator, under QEMU) and on the kernel, not on anything the
+ * module can read. So the module measures, as the kernel's RAID code does
+ * for its algorithms.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
