@@ -300,14 +300,7 @@ static u64 rd_cache_next_extent(struct rd_store *store, u64 pos, u64 *len)
 	return cached_start;
 }
 
-static const struct rd_store_ops rd_cache_ops = {
-	.read = rd_cache_read,
-	.write = rd_cache_write,
-	.discard = rd_cache_discard,
-	.next_extent = rd_cache_next_extent,
-};
-
-int rd_cache_make_durable(struct rd_cache *c, u64 pos, u64 len)
+static int rd_cache_make_durable(struct rd_cache *c, u64 pos, u64 len)
 {
 	unsigned long index = pos >> PAGE_SHIFT;
 	unsigned long last;
@@ -353,6 +346,25 @@ int rd_cache_flush(struct rd_cache *c)
 	return err;
 }
 
+static int rd_cache_store_flush(struct rd_store *store)
+{
+	return rd_cache_flush(to_cache(store));
+}
+
+static int rd_cache_store_make_durable(struct rd_store *store, u64 pos, u64 len)
+{
+	return rd_cache_make_durable(to_cache(store), pos, len);
+}
+
+static const struct rd_store_ops rd_cache_ops = {
+	.read = rd_cache_read,
+	.write = rd_cache_write,
+	.discard = rd_cache_discard,
+	.next_extent = rd_cache_next_extent,
+	.flush = rd_cache_store_flush,
+	.make_durable = rd_cache_store_make_durable,
+};
+
 /*
  * Loses the cached writes. With drop_percent below 100 each cached page
  * is lost or kept whole, by a PRNG seeded from seed and the number of
@@ -389,7 +401,6 @@ struct rd_cache *rd_cache_create(struct rd_store *durable, u64 cache_size)
 	if (!c)
 		return NULL;
 	c->base.ops = &rd_cache_ops;
-	c->base.numa_node = durable->numa_node;
 	atomic_long_set(&c->base.nr_pages, 0);
 	atomic_long_set(&c->base.alloc_failures, 0);
 	c->durable = durable;

@@ -16,9 +16,8 @@ struct rd_cache *rd_cache_create(struct rd_store *durable, u64 cache_size);
 void rd_cache_destroy(struct rd_cache *cache);
 /* the store the I/O path reads and writes through while the cache exists */
 struct rd_store *rd_cache_store(struct rd_cache *cache);
-/* 0 or the durable store's errno */
+/* 0 or the durable store's errno; the I/O path reaches it as the store's flush */
 int rd_cache_flush(struct rd_cache *cache);
-int rd_cache_make_durable(struct rd_cache *cache, u64 pos, u64 len);
 /* the bytes of completed writes the cut lost */
 u64 rd_cache_power_cut(struct rd_cache *cache, unsigned int drop_percent, u64 seed);
 long rd_cache_pages(struct rd_cache *cache);

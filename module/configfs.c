@@ -112,7 +112,7 @@ static void rd_cfg_apply_mem_limit(struct rd_device *dev, const struct rd_config
 
 static void rd_cfg_apply_spare_pages(struct rd_device *dev, const struct rd_config *cfg)
 {
-	rd_store_set_spare_target(dev->store, cfg->spare_pages);
+	rd_store_set_spares(dev->store, cfg->spare_pages);
 }
 
 /* power_cut reads the power_cut_* settings when it is written: nothing to push */

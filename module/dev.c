@@ -202,7 +202,7 @@ struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name)
 			goto out_free_stats;
 	}
 	rd_store_set_limit(rd->store, cfg->mem_limit);
-	rd_store_set_spare_target(rd->store, cfg->spare_pages);
+	rd_store_set_spares(rd->store, cfg->spare_pages);
 
 	err = -ENOMEM;
 	rd->throttle = rd_throttle_create();

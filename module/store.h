@@ -1,12 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The backing store of one device, behind a small table of operations so
- * that other backings (a reserved physical range) can replace the sparse
- * pages without the I/O path knowing.
+ * The stores of one device, behind a small table of operations, so that
+ * the I/O path (io.c) serves every backing and every layer alike.
+ *
+ * Stores stack. At the bottom is the durable store: the sparse pages
+ * (store_pages.c) or a reserved physical range (store_phys.c). A layer is
+ * a store that serves an operation itself or passes it to the store below,
+ * which it holds: the write cache (cache.c) keeps writes until a flush,
+ * a FUA write or lack of room passes them down. io.c calls only the top
+ * store and knows the contract (statistics, PREFLUSH before data, FUA
+ * after it), not the layers. A layer added later (bad blocks and fault
+ * schedules, zones) is one more store of this shape, placed in the stack
+ * where its behaviour belongs: faults above the cache, as a disk fails a
+ * command before caching it; zones above both.
  *
  * Every operation works on a range that lies inside one PAGE_SIZE page of
- * the device, except discard, which takes any range, and rw_bio, which
- * takes a whole bio.
+ * the device, except discard and make_durable, which take any range, and
+ * rw_bio, which takes a whole bio (and walks it with bio_walk.h).
  */
 #ifndef RAMDISK_STORE_H
 #define RAMDISK_STORE_H
@@ -62,8 +72,18 @@ struct rd_store_ops {
 	 * write cache's store is freed with the cache, rd_cache_destroy())
 	 */
 	void (*destroy)(struct rd_store *store);
-	/* optional: limit_bytes or spare_target changed */
+	/*
+	 * optional, for a layer that holds writes: flush makes every
+	 * completed write durable, make_durable those in [pos, pos + len)
+	 * (FUA); 0 or the errno of the store below
+	 */
+	int (*flush)(struct rd_store *store);
+	int (*make_durable)(struct rd_store *store, u64 pos, u64 len);
+	/* optional: limit_bytes changed */
 	void (*tune)(struct rd_store *store);
+	/* optional: pages to allocate ahead of first writes (spare_pages.h), and how many are now */
+	void (*set_spares)(struct rd_store *store, unsigned int target);
+	unsigned int (*spares)(struct rd_store *store);
 	/* optional: bytes the store spends on finding its pages */
 	long (*index_bytes)(struct rd_store *store);
 };
@@ -76,10 +96,6 @@ struct rd_store {
 	atomic_long_t alloc_failures;
 	/* bytes, 0 = unlimited; read without a lock, may change in use */
 	u64 limit_bytes;
-	int numa_node;
-	/* pages to allocate ahead of first writes, and how many are now */
-	unsigned int spare_target;
-	unsigned int nr_spare;
 };
 
 struct rd_store *rd_store_pages_create(u64 size, int numa_node);
@@ -109,11 +125,15 @@ static inline void rd_store_set_limit(struct rd_store *store, u64 bytes)
 		store->ops->tune(store);
 }
 
-static inline void rd_store_set_spare_target(struct rd_store *store, unsigned int pages)
+static inline void rd_store_set_spares(struct rd_store *store, unsigned int pages)
 {
-	WRITE_ONCE(store->spare_target, pages);
-	if (store->ops->tune)
-		store->ops->tune(store);
+	if (store->ops->set_spares)
+		store->ops->set_spares(store, pages);
+}
+
+static inline unsigned int rd_store_spares(struct rd_store *store)
+{
+	return store->ops->spares ? store->ops->spares(store) : 0;
 }
 
 static inline u64 rd_store_limit_bytes(const struct rd_store *store)

@@ -13,42 +13,23 @@
 #include <linux/bio.h>
 #include <linux/gfp.h>
 #include <linux/highmem.h>
-#include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/spinlock.h>
-#include <linux/workqueue.h>
 
-#include "compat.h"
+#include "bio_walk.h"
 #include "copy.h"
 #include "page_index.h"
+#include "spare_pages.h"
 #include "store.h"
 
 atomic_long_t rd_store_total_pages = ATOMIC_LONG_INIT(0);
 
-/*
- * Spare pages. The page allocator zeroes every page it hands out when the
- * kernel runs with init_on_alloc, as Debian's do, and under QEMU's TCG that
- * zeroing is half the cost of a 4 KiB first write. A worker allocates up
- * to spare_target pages ahead, on whichever CPU is idle, and a first write
- * takes one of those; only when none is left does it allocate in place.
- * The worker asks for RD_PAGES_BLOCK_ORDER pages at a time and splits the
- * block, so that the allocator's own cost is shared by eight pages, and
- * keeps the spares within the room mem_limit leaves beside the pages that
- * hold data. The write path zeroes what a partial write leaves of a spare
- * page as of any new page: it does not rely on init_on_alloc.
- */
-#define RD_PAGES_BLOCK_ORDER 3
-
 struct rd_page_store {
 	struct rd_store base;
 	struct rd_page_index index;
-	/* guards spare_list and base.nr_spare */
-	spinlock_t spare_lock;
-	struct list_head spare_list;
-	struct work_struct spare_work;
+	struct rd_spare_pages spare;
 };
 
 static struct rd_page_store *to_page_store(struct rd_store *store)
@@ -119,10 +100,11 @@ rd_pages_cursor_lookup(struct rd_page_index *ix, struct rd_pages_cursor *cur, pg
 	return cur->leaf ? rd_index_leaf_page(cur->leaf, index) : NULL;
 }
 
-/* How many spare pages the store should hold now. */
-static unsigned long rd_pages_spare_goal(struct rd_page_store *ps)
+/* Spares up to the target, within the room mem_limit leaves beside the data. */
+static unsigned long rd_pages_spare_goal(struct rd_spare_pages *spare)
 {
-	unsigned long goal = READ_ONCE(ps->base.spare_target);
+	struct rd_page_store *ps = container_of(spare, struct rd_page_store, spare);
+	unsigned long goal = rd_spare_target(spare);
 	u64 limit = rd_store_limit_bytes(&ps->base);
 	long used;
 
@@ -133,102 +115,20 @@ static unsigned long rd_pages_spare_goal(struct rd_page_store *ps)
 	return goal;
 }
 
-static void rd_pages_spare_add(struct rd_page_store *ps, struct list_head *pages, unsigned int nr)
-{
-	spin_lock(&ps->spare_lock);
-	list_splice_tail(pages, &ps->spare_list);
-	WRITE_ONCE(ps->base.nr_spare, ps->base.nr_spare + nr);
-	spin_unlock(&ps->spare_lock);
-}
-
-/* Frees spare pages beyond the goal, as after a lower target or limit. */
-static void rd_pages_spare_trim(struct rd_page_store *ps, unsigned long goal)
-{
-	struct page *page, *next;
-	LIST_HEAD(surplus);
-
-	spin_lock(&ps->spare_lock);
-	while (ps->base.nr_spare > goal) {
-		page = list_last_entry(&ps->spare_list, struct page, lru);
-		list_move(&page->lru, &surplus);
-		WRITE_ONCE(ps->base.nr_spare, ps->base.nr_spare - 1);
-	}
-	spin_unlock(&ps->spare_lock);
-	list_for_each_entry_safe(page, next, &surplus, lru)
-		__free_page(page);
-}
-
-/*
- * The worker. GFP_NOIO as on the write path, and no retries: a page set
- * aside ahead is not worth pushing the system into reclaim for.
- */
-static void rd_pages_spare_refill(struct work_struct *work)
-{
-	struct rd_page_store *ps = container_of(work, struct rd_page_store, spare_work);
-	const gfp_t gfp = GFP_NOIO | __GFP_NORETRY | __GFP_NOWARN;
-	const unsigned int block = 1 << RD_PAGES_BLOCK_ORDER;
-	unsigned long goal;
-
-	while ((goal = rd_pages_spare_goal(ps)) > READ_ONCE(ps->base.nr_spare)) {
-		unsigned int i, nr = 1;
-		struct page *page = NULL;
-		LIST_HEAD(pages);
-
-		if (goal - READ_ONCE(ps->base.nr_spare) >= block) {
-			page = alloc_pages_node(ps->base.numa_node, gfp, RD_PAGES_BLOCK_ORDER);
-			if (page) {
-				split_page(page, RD_PAGES_BLOCK_ORDER);
-				nr = block;
-			}
-		}
-		if (!page)
-			page = alloc_pages_node(ps->base.numa_node, gfp, 0);
-		if (!page)
-			return;
-		for (i = 0; i < nr; i++)
-			list_add_tail(&page[i].lru, &pages);
-		rd_pages_spare_add(ps, &pages, nr);
-		/* writes may have used the room mem_limit left meanwhile */
-		rd_pages_spare_trim(ps, rd_pages_spare_goal(ps));
-		cond_resched();
-	}
-	rd_pages_spare_trim(ps, goal);
-}
-
-/*
- * A lower target or limit frees spares at once; a higher one waits for the
- * next first write, so a device nobody wrote to holds no page at all.
- */
+/* A lower limit frees spares at once. */
 static void rd_pages_tune(struct rd_store *store)
 {
-	struct rd_page_store *ps = to_page_store(store);
-
-	rd_pages_spare_trim(ps, rd_pages_spare_goal(ps));
+	rd_spare_trim(&to_page_store(store)->spare);
 }
 
-/* A page for a first write: a spare one, else one allocated now. */
-static struct page *rd_pages_alloc(struct rd_page_store *ps, gfp_t gfp)
+static void rd_pages_set_spares(struct rd_store *store, unsigned int target)
 {
-	unsigned int target = READ_ONCE(ps->base.spare_target);
-	struct page *page = NULL;
-	unsigned int left = 0;
+	rd_spare_set_target(&to_page_store(store)->spare, target);
+}
 
-	if (!target && !READ_ONCE(ps->base.nr_spare))
-		return alloc_pages_node(ps->base.numa_node, gfp | __GFP_NOWARN, 0);
-	spin_lock(&ps->spare_lock);
-	if (ps->base.nr_spare) {
-		page = list_first_entry(&ps->spare_list, struct page, lru);
-		list_del(&page->lru);
-		left = ps->base.nr_spare - 1;
-		WRITE_ONCE(ps->base.nr_spare, left);
-	}
-	spin_unlock(&ps->spare_lock);
-	/* refill from half empty, so that the worker runs while writes go on */
-	if (target && left <= target / 2)
-		queue_work(rd_compat_unbound_wq(), &ps->spare_work);
-	if (page)
-		return page;
-	return alloc_pages_node(ps->base.numa_node, gfp | __GFP_NOWARN, 0);
+static unsigned int rd_pages_spares(struct rd_store *store)
+{
+	return rd_spare_count(&to_page_store(store)->spare);
 }
 
 /*
@@ -242,7 +142,7 @@ static struct page *rd_pages_new(struct rd_page_store *ps, unsigned int in_page,
 	struct page *page;
 	void *addr;
 
-	page = rd_pages_alloc(ps, gfp);
+	page = rd_spare_take(&ps->spare, gfp);
 	if (!page)
 		return NULL;
 	addr = page_address(page);
@@ -325,59 +225,45 @@ int rd_pages_rw_bio(struct rd_store *store, struct bio *bio)
 {
 	struct rd_page_store *ps = to_page_store(store);
 	bool write = op_is_write(bio_op(bio));
-	u64 pos = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
 	struct rd_pages_cursor cur;
+	struct rd_bio_walk walk;
 	unsigned int batch = 0;
-	struct bvec_iter iter;
-	struct bio_vec bv;
+	struct rd_seg seg;
 	int err = 0;
 
 	rd_pages_cursor_reset(&cur);
+	rd_bio_walk_start(&walk, bio);
 	rcu_read_lock();
-	bio_for_each_segment(bv, bio, iter) {
-		unsigned int off = bv.bv_offset;
-		unsigned int left = bv.bv_len;
+	while (rd_bio_walk_next(&walk, &seg)) {
+		unsigned int in_page = offset_in_page(seg.pos);
+		struct page *page;
 
-		while (left) {
-			unsigned int in_page = offset_in_page(pos);
-			unsigned int len = min_t(unsigned int, left, PAGE_SIZE - in_page);
-			struct page *page;
-
-			if (++batch == RD_PAGES_RCU_BATCH) {
-				batch = 0;
-				rcu_read_unlock();
-				rcu_read_lock();
-				rd_pages_cursor_reset(&cur);
-			}
-			page = rd_pages_cursor_lookup(&ps->index, &cur, pos >> PAGE_SHIFT);
-			if (!write) {
-				if (page)
-					rd_copy_to_page(bv.bv_page, off,
-							page_address(page) + in_page, len);
-				else
-					memzero_page(bv.bv_page, off, len);
-			} else if (page) {
-				rd_copy_from_page(page_address(page) + in_page, bv.bv_page, off,
-						  len);
-			} else {
-				bool nowait = bio->bi_opf & REQ_NOWAIT;
-
-				rcu_read_unlock();
-				err = rd_pages_insert(ps, pos, bv.bv_page, off, len, nowait);
-				if (err == -EEXIST)
-					err = rd_pages_write(store, pos, bv.bv_page, off, len,
-							     nowait);
-				rcu_read_lock();
-				rd_pages_cursor_reset(&cur);
-				if (err)
-					goto out_unlock;
-			}
-			pos += len;
-			off += len;
-			left -= len;
+		if (++batch == RD_PAGES_RCU_BATCH) {
+			batch = 0;
+			rcu_read_unlock();
+			rcu_read_lock();
+			rd_pages_cursor_reset(&cur);
+		}
+		page = rd_pages_cursor_lookup(&ps->index, &cur, seg.pos >> PAGE_SHIFT);
+		if (!write) {
+			if (page)
+				rd_copy_to_page(seg.page, seg.off, page_address(page) + in_page,
+						seg.len);
+			else
+				memzero_page(seg.page, seg.off, seg.len);
+		} else if (page) {
+			rd_copy_from_page(page_address(page) + in_page, seg.page, seg.off, seg.len);
+		} else {
+			/* a first write: the one path that allocates, and retries a lost race */
+			rcu_read_unlock();
+			err = rd_pages_write(store, seg.pos, seg.page, seg.off, seg.len,
+					     bio->bi_opf & REQ_NOWAIT);
+			rcu_read_lock();
+			rd_pages_cursor_reset(&cur);
+			if (err)
+				break;
 		}
 	}
-out_unlock:
 	rcu_read_unlock();
 	return err;
 }
@@ -464,11 +350,8 @@ static void rd_pages_free_now(struct page *page)
 static void rd_pages_destroy(struct rd_store *store)
 {
 	struct rd_page_store *ps = to_page_store(store);
-	struct page *spare, *next;
 
-	cancel_work_sync(&ps->spare_work);
-	list_for_each_entry_safe(spare, next, &ps->spare_list, lru)
-		__free_page(spare);
+	rd_spare_destroy(&ps->spare);
 	rd_pages_uncharge(ps, rd_index_destroy(&ps->index, rd_pages_free_now));
 	kfree(ps);
 }
@@ -486,6 +369,8 @@ static const struct rd_store_ops rd_pages_ops = {
 	.next_extent = rd_pages_next_extent,
 	.destroy = rd_pages_destroy,
 	.tune = rd_pages_tune,
+	.set_spares = rd_pages_set_spares,
+	.spares = rd_pages_spares,
 	.index_bytes = rd_pages_index_bytes,
 };
 
@@ -500,11 +385,8 @@ struct rd_store *rd_store_pages_create(u64 size, int numa_node)
 		kfree(ps);
 		return NULL;
 	}
-	spin_lock_init(&ps->spare_lock);
-	INIT_LIST_HEAD(&ps->spare_list);
-	INIT_WORK(&ps->spare_work, rd_pages_spare_refill);
+	rd_spare_init(&ps->spare, numa_node, rd_pages_spare_goal);
 	ps->base.ops = &rd_pages_ops;
-	ps->base.numa_node = numa_node;
 	atomic_long_set(&ps->base.nr_pages, 0);
 	atomic_long_set(&ps->base.alloc_failures, 0);
 	return &ps->base;

@@ -539,7 +539,6 @@ struct rd_store *rd_store_phys_create(const struct rd_config *cfg, const char *w
 	rd_phys_write_header(ps, cfg->block_size, RD_PHYS_STATE_DIRTY, format_count);
 
 	ps->base.ops = &rd_phys_ops;
-	ps->base.numa_node = NUMA_NO_NODE;
 	atomic_long_set(&ps->base.nr_pages, 0);
 	atomic_long_set(&ps->base.alloc_failures, 0);
 	return &ps->base;

@@ -114,7 +114,7 @@ static DEVICE_ATTR_RO(index_bytes);
 /* Pages allocated ahead of first writes, on top of allocated_pages. */
 static ssize_t spare_pages_show(struct device *dev, struct device_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%u\n", READ_ONCE(dev_to_rd(dev)->store->nr_spare));
+	return sysfs_emit(buf, "%u\n", rd_store_spares(dev_to_rd(dev)->store));
 }
 static DEVICE_ATTR_RO(spare_pages);
 
