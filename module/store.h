@@ -106,14 +106,10 @@ bool rd_store_is_phys(const struct rd_store *store);
 int rd_store_phys_describe(const struct rd_store *store, char *buf, size_t len);
 
 /*
- * The sparse-page operations, named so the I/O path can call them directly
- * (INDIRECT_CALL_1) instead of through a retpoline.
+ * The page store's bio operation, named so the I/O path can call it
+ * directly (INDIRECT_CALL_1) instead of through a retpoline.
  */
-void rd_pages_read(struct rd_store *store, u64 pos, struct page *dst, unsigned int off,
-		   unsigned int len);
 int rd_pages_rw_bio(struct rd_store *store, struct bio *bio);
-int rd_pages_write(struct rd_store *store, u64 pos, struct page *src, unsigned int off,
-		   unsigned int len, bool nowait);
 
 /* pages held by all stores of the module */
 extern atomic_long_t rd_store_total_pages;

@@ -57,8 +57,8 @@ static void rd_pages_uncharge(struct rd_page_store *ps, long nr)
 	atomic_long_sub(nr, &rd_store_total_pages);
 }
 
-void rd_pages_read(struct rd_store *store, u64 pos, struct page *dst, unsigned int off,
-		   unsigned int len)
+static void rd_pages_read(struct rd_store *store, u64 pos, struct page *dst, unsigned int off,
+			  unsigned int len)
 {
 	struct rd_page_store *ps = to_page_store(store);
 	struct page *page;
@@ -190,8 +190,8 @@ out_uncharge:
 	return -ENOMEM;
 }
 
-int rd_pages_write(struct rd_store *store, u64 pos, struct page *src, unsigned int off,
-		   unsigned int len, bool nowait)
+static int rd_pages_write(struct rd_store *store, u64 pos, struct page *src, unsigned int off,
+			  unsigned int len, bool nowait)
 {
 	struct rd_page_store *ps = to_page_store(store);
 	struct page *page;
