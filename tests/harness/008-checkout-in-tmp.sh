@@ -14,8 +14,12 @@ git clone -q --no-hardlinks "$RD_TOP" "$clone/x"
 mkdir -p "$clone/x/build/kernels/$kver"
 cp "$RD_TOP/build/kernels/$kver/ramdisk.ko" "$clone/x/build/kernels/$kver/" 2>/dev/null || true
 
+# It shares the kernels that live under build/ too (the 7.x chroot, the
+# debug kernel), which a clone does not have until its own make deps.
 status=0
-out=$(RD_VM_NO_BUILD=1 "$clone/x/tests/vm/run" --kernel "$kver" --timeout "${RD_HARNESS_VM_TIMEOUT:-300}" -- \
+out=$(RD_VM_NO_BUILD=1 RD_CHROOT="${RD_CHROOT:-$RD_TOP/build/chroot/trixie}" \
+	RD_DEBUG_KERNEL_ROOT="${RD_DEBUG_KERNEL_ROOT:-$RD_TOP/build/debug-kernel/root}" \
+	"$clone/x/tests/vm/run" --kernel "$kver" --timeout "${RD_HARNESS_VM_TIMEOUT:-300}" -- \
 	bash -c 'echo "pwd $PWD"; test -f Makefile && echo checkout-seen; findmnt -n -o FSTYPE /tmp') || status=$?
 echo "$out"
 assert_eq "$status" 0 "exit status of a guest booted from a clone in /tmp"
