@@ -6,9 +6,9 @@
  */
 #include "ramdiskctl.h"
 
-#include "die.h"
 #include "size.h"
 
+#include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -450,12 +450,12 @@ int print_devices(const struct rdctl_device *list, size_t count, const struct ta
 	}
 	rc = scols_print_table(tb) ? RC_ERROR : RC_OK;
 	if (rc)
-		errmsg("writing the table failed");
+		warnx("writing the table failed");
 	scols_unref_table(tb);
 	return rc;
 out_nomem:
 	scols_unref_table(tb);
-	errmsg("out of memory");
+	warnx("out of memory");
 	return RC_ERROR;
 }
 

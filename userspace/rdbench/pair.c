@@ -9,7 +9,6 @@
  * median of the per-round ratios, and the sign test's interval for it,
  * then say whether the targets differ at all, and by how much.
  */
-#include "die.h"
 #include "rdbench.h"
 #include "stats.h"
 #include "timing.h"
@@ -224,20 +223,20 @@ static void add_columns(struct table *t)
 
 	for (size_t i = 0; i < sizeof(columns) / sizeof(columns[0]); i++)
 		if (table_add_column(t, columns[i].name, columns[i].kind) < 0)
-			die_errno(EXIT_RUN_FAILED, "table column");
+			err(EXIT_RUN_FAILED, "table column");
 	report_stat_columns(t, "iops", true);
 	/* how the first target compares with this one, round by round */
 	if (table_add_column(t, "first_vs_this", TABLE_NUMBER) < 0 ||
 	    table_add_column(t, "ci95_low", TABLE_NUMBER) < 0 ||
 	    table_add_column(t, "ci95_high", TABLE_NUMBER) < 0 ||
 	    table_add_column(t, "first_ahead", TABLE_NUMBER) < 0)
-		die_errno(EXIT_RUN_FAILED, "table column");
+		err(EXIT_RUN_FAILED, "table column");
 }
 
 static void number_cell(struct table *t, const struct common *c, double v, const char *human_fmt)
 {
 	if (table_cell(t, c->format == OUTPUT_HUMAN ? human_fmt : "%.9g", v))
-		die_errno(EXIT_RUN_FAILED, "table cell");
+		err(EXIT_RUN_FAILED, "table cell");
 }
 
 /*
@@ -258,13 +257,13 @@ static void ratio_cells(struct table *t, const struct common *c, const double *i
 	}
 	ratios = malloc(rounds * sizeof(*ratios));
 	if (!ratios)
-		die_errno(EXIT_RUN_FAILED, "out of memory");
+		err(EXIT_RUN_FAILED, "out of memory");
 	for (unsigned int r = 0; r < rounds; r++) {
 		ratios[r] = iops[r] / iops[i * rounds + r];
 		ahead += ratios[r] > 1;
 	}
 	if (stats_compute(ratios, rounds, &st))
-		die_errno(EXIT_RUN_FAILED, "ratios");
+		err(EXIT_RUN_FAILED, "ratios");
 	number_cell(t, c, st.median, "%.3f");
 	if (stats_median_interval95(ratios, rounds, &low, &high)) {
 		table_cell(t, "-");

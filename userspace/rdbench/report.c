@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Result tables: the median/min/max/raw columns every subcommand uses. */
-#include "die.h"
 #include "rdbench.h"
 #include "stats.h"
 
-#include <errno.h>
+#include <err.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,14 +15,14 @@ struct table *report_new(const struct common *c)
 
 	(void)c;
 	if (!t)
-		die_errno(EXIT_RUN_FAILED, "out of memory");
+		err(EXIT_RUN_FAILED, "out of memory");
 	return t;
 }
 
 static void add_column(struct table *t, const char *name, int kind)
 {
 	if (table_add_column(t, name, kind) < 0)
-		die_errno(EXIT_RUN_FAILED, "table column %s", name);
+		err(EXIT_RUN_FAILED, "table column %s", name);
 }
 
 int report_stat_columns(struct table *t, const char *name, bool human_range)
@@ -53,7 +52,7 @@ static void format_number(char *buf, size_t len, double v, bool human, const cha
 static void cell(struct table *t, const char *s)
 {
 	if (table_cell(t, "%s", s))
-		die_errno(EXIT_RUN_FAILED, "table cell");
+		err(EXIT_RUN_FAILED, "table cell");
 }
 
 int report_stat_cells(struct table *t, const struct common *c, const double *values, size_t n,
@@ -80,7 +79,7 @@ int report_stat_cells(struct table *t, const struct common *c, const double *val
 	cell(t, num);
 	f = open_memstream(&list, &list_len);
 	if (!f)
-		die_errno(EXIT_RUN_FAILED, "out of memory");
+		err(EXIT_RUN_FAILED, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		format_number(num, sizeof(num), values[i], false, NULL);
 		fprintf(f, "%s%s", i ? " " : "", num);
@@ -105,7 +104,7 @@ int report_print(struct table *t, const struct common *c)
 	int ret = table_print(t, c->format, stdout);
 
 	if (ret)
-		errmsg_errno("writing the results");
+		warn("writing the results");
 	table_free(t);
 	return ret;
 }
