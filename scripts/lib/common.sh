@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Sourced by the bench launchers and guest scripts (scripts/bench/) and
-# tests/stress/run: what they all did by hand. It sets no shell options
-# and runs nothing when sourced. Guests source it too: the checkout is
-# shared with them.
+# Sourced by the bench launchers and guest scripts (scripts/bench/),
+# tests/stress/run and tests/vm/run: what they all did by hand. It sets no
+# shell options and runs nothing when sourced. Guests source it too: the
+# checkout is shared with them.
 
 rd_top=$(cd "${BASH_SOURCE[0]%/*}/../.." && pwd)
 
