@@ -80,45 +80,9 @@ expect_fail() {
 
 # --- helpers for tests that run in the guest --------------------------------
 
-load_module() {
-	[ -n "${RD_MODULE:-}" ] || fail "RD_MODULE is not set (run under tests/vm/run)"
-	[ -f "$RD_MODULE" ] || fail "$RD_MODULE is missing (make module)"
-	insmod "$RD_MODULE" "$@"
-	on_exit "unload_module"
-}
-
-# rmmod retried briefly: udev may still hold a freshly removed disk open.
-unload_module() {
-	local i
-	grep -q '^ramdisk ' /proc/modules || return 0
-	for i in 1 2 3 4 5 6 7 8 9 10; do
-		rmmod ramdisk 2>/dev/null && return 0
-		command -v udevadm >/dev/null && udevadm settle 2>/dev/null
-		sleep 0.2
-	done
-	rmmod ramdisk
-}
-
-sysfs_stat() {
-	local dev=${1#/dev/}
-	cat "/sys/block/$dev/ramdisk/$2"
-}
-
-# NAME SIZE [ATTR=VALUE...]: makes the configfs item NAME with these
-# attributes, powers it on and prints its device node; non-zero status at
-# the first step that fails (a command substitution does not stop at one).
-configfs_device() {
-	local item=/sys/kernel/config/ramdisk/$1 size=$2 kv index
-	shift 2
-	mkdir "$item" && echo "$size" >"$item/size" || return 1
-	for kv in "$@"; do
-		echo "${kv#*=}" >"$item/${kv%%=*}" || return 1
-	done
-	echo 1 >"$item/power" || return 1
-	udevadm settle
-	index=$(cat "$item/index") || return 1
-	echo /dev/ramdisk"$index"
-}
+# The module: load_module, sysfs_stat, RD_CONFIGFS, rd_configure, ...
+# shellcheck source=ramdisk.sh
+. "${BASH_SOURCE[0]%/*}/ramdisk.sh"
 
 # The kernel log since this test started (the suite clears it per test).
 kernel_log() {

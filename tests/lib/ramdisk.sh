@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# The module under test, for the guest tests: loading it, its configfs
+# items, its statistics. Sourced by tests/lib/common.sh (so every test has
+# it with the one header line Documentation/development.md shows); needs
+# on_exit and fail from there.
+#
+# A test makes a device like this:
+#
+#	rd_configure wb size=64M cache_mode=writeback power=1
+#	dev=$RD_DEV
+#
+# and on exit, pass or fail, the device is powered off and its directory
+# removed, after every cleanup the test registered later (umount, ...).
+
+# The configfs root: the one place that names it.
+: "${RD_CONFIGFS:=/sys/kernel/config/ramdisk}"
+
+load_module() {
+	[ -n "${RD_MODULE:-}" ] || fail "RD_MODULE is not set (run under tests/vm/run)"
+	[ -f "$RD_MODULE" ] || fail "$RD_MODULE is missing (make module)"
+	insmod "$RD_MODULE" "$@"
+	on_exit "unload_module"
+}
+
+# rmmod retried briefly: udev may still hold a freshly removed disk open.
+unload_module() {
+	local i
+	grep -q '^ramdisk ' /proc/modules || return 0
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		rmmod ramdisk 2>/dev/null && return 0
+		command -v udevadm >/dev/null && udevadm settle 2>/dev/null
+		sleep 0.2
+	done
+	rmmod ramdisk
+}
+
+sysfs_stat() {
+	local dev=${1#/dev/}
+	cat "/sys/block/$dev/ramdisk/$2"
+}
+
+# rd_set NAME ATTR=VALUE...: writes the attributes of the existing configfs
+# item NAME in the order given (size and cache_mode before power=1: most
+# attributes are fixed while powered). At the first write the module
+# refuses, says which on stderr, with the kernel's reason, and returns 1
+# without writing the rest. Safe in a subshell (no cleanup of its own);
+# after power=1 it waits for udev, so the device node exists.
+rd_set() {
+	local name=$1 kv attr value err log_lines
+	shift
+	log_lines=$(dmesg 2>/dev/null | wc -l)
+	for kv in "$@"; do
+		attr=${kv%%=*}
+		value=${kv#*=}
+		if [ "$attr" = "$kv" ] || [ -z "$attr" ]; then
+			echo "rd_set $name: '$kv' is not ATTR=VALUE" >&2
+			return 1
+		fi
+		if ! err=$({ printf '%s\n' "$value" >"$RD_CONFIGFS/$name/$attr"; } 2>&1); then
+			err=${err##*: }
+			echo "$name: writing $attr=$value to $RD_CONFIGFS/$name/$attr was refused (${err:-error})$(
+				dmesg 2>/dev/null | tail -n +$((log_lines + 1)) | grep -F 'ramdisk' |
+					sed 's/^\[[^]]*\] */; kernel: /' | tr -d '\n')" >&2
+			return 1
+		fi
+		if [ "$attr" = power ] && [ "$value" = 1 ]; then
+			command -v udevadm >/dev/null && udevadm settle
+		fi
+	done
+	return 0
+}
+
+# rd_dev NAME: prints the device node of the powered item NAME.
+rd_dev() {
+	local index
+	index=$(cat "$RD_CONFIGFS/$1/index") || return 1
+	[ "$index" -ge 0 ] || {
+		echo "$1 is not powered: no device" >&2
+		return 1
+	}
+	echo "/dev/ramdisk$index"
+}
+
+# rd_configure NAME ATTR=VALUE...: makes the configfs item NAME (unless it
+# exists) and writes the attributes in the order given, as rd_set; fails
+# the test, naming the attribute and value, when a write is refused. The
+# first rd_configure of NAME registers rd_unconfigure NAME with on_exit.
+# When NAME is powered afterwards, sets RD_DEV to its /dev/ramdiskN (else
+# to nothing) and prints it. Call it in the test's own shell, not in $(...)
+# or a pipeline: the cleanup registered in a subshell would be lost.
+rd_configure() {
+	local name=$1
+	[ -n "$name" ] || fail "rd_configure: no item name"
+	[ "$BASHPID" = "$$" ] ||
+		fail "rd_configure $name: called in a subshell (\$(...), a pipeline), where its cleanup would be lost; call it directly and read \$RD_DEV"
+	shift
+	if [ ! -d "$RD_CONFIGFS/$name" ]; then
+		mkdir "$RD_CONFIGFS/$name" || fail "rd_configure: cannot make $RD_CONFIGFS/$name"
+		on_exit "rd_unconfigure $name"
+	fi
+	rd_set "$name" "$@" 2>"$RD_TMP/rd_set.err" || fail "rd_configure $(cat "$RD_TMP/rd_set.err")"
+	RD_DEV=
+	if [ "$(cat "$RD_CONFIGFS/$name/power")" = 1 ]; then
+		RD_DEV=$(rd_dev "$name") || fail "rd_configure $name: powered but no index"
+	fi
+	echo "rd_configure $name $*${RD_DEV:+: $RD_DEV}"
+}
+
+# rd_unconfigure NAME: powers NAME off, retried while udev still holds the
+# disk open, and removes its directory; nothing to do when it is gone.
+rd_unconfigure() {
+	local item=$RD_CONFIGFS/$1 i
+	[ -d "$item" ] || return 0
+	for ((i = 0; i < 50; i++)); do
+		[ "$(cat "$item/power")" = 0 ] && break
+		echo 0 >"$item/power" 2>/dev/null && break
+		command -v udevadm >/dev/null && udevadm settle
+		sleep 0.1
+	done
+	rmdir "$item"
+}
+
+# NAME SIZE [ATTR=VALUE...]: the old way, until its callers use
+# rd_configure: makes NAME with these attributes, powers it on and prints
+# its device node; no cleanup.
+configfs_device() {
+	mkdir "$RD_CONFIGFS/$1" && rd_set "$1" "size=$2" "${@:3}" power=1 && rd_dev "$1"
+}
