@@ -55,7 +55,7 @@ rd_set() {
 		attr=${kv%%=*}
 		value=${kv#*=}
 		if [ "$attr" = "$kv" ] || [ -z "$attr" ]; then
-			echo "rd_set $name: '$kv' is not ATTR=VALUE" >&2
+			echo "$name: '$kv' is not ATTR=VALUE" >&2
 			return 1
 		fi
 		if ! err=$({ printf '%s\n' "$value" >"$RD_CONFIGFS/$name/$attr"; } 2>&1); then
