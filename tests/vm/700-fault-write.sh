@@ -6,16 +6,14 @@
 require_root
 fault_require
 
-cfg=/sys/kernel/config/ramdisk
 load_module nr_devices=0
 module_pages() { cat /sys/module/ramdisk/parameters/allocated_pages; }
-on_exit "rmdir $cfg/f"
-on_exit "echo 0 >$cfg/f/power"
 # Without spare pages every new page is allocated on the write path, by
 # the writing task, where fail-nth reaches it: the path a write takes
 # whenever the spare list is empty. The worker's own allocations only
 # leave the list short; 115 covers the list.
-dev=$(configfs_device f 64M spare_pages=0)
+rd_configure f size=64M spare_pages=0 power=1
+dev=$RD_DEV
 name=${dev#/dev/}
 pages() { sysfs_stat "$name" allocated_pages; }
 
@@ -44,15 +42,14 @@ head -c 4096 /dev/zero >zero-page.bin
 region() { echo $((2 * 1024 * 1024 + $1 * 256 * 1024)); }
 written=0
 guards=0
-failed=0
-n=0
-while :; do
-	n=$((n + 1))
-	[ $n -le 64 ] || fail "more than 64 fault points in one 16-page write: the sweep does not end"
-	off=$(region $n)
+# write_under_fault N: the write to region N with its N-th fault point
+# failing, and the checks of what it left
+write_under_fault() {
+	local n=$1 off
+	off=$(region "$n")
 	dd if=guard.bin of="$dev" bs=4096 seek=$((off / 4096 - 1)) oflag=direct status=none
 	guards=$((guards + 1))
-	result=$(fail_nth $n write "$dev" "$off" chunk.bin)
+	result=$(fail_nth "$n" write "$dev" "$off" chunk.bin)
 	# the guard page, the 16 pages, the page after them
 	dd if="$dev" of=around.bin bs=4096 count=18 skip=$((off / 4096 - 1)) iflag=direct status=none
 	head -c 4096 around.bin | cmp -s - guard.bin ||
@@ -68,9 +65,7 @@ while :; do
 		# whole
 		cmp got.bin chunk.bin || fail "fault $n ($result): the write passed but reads back wrong"
 		;;
-	"injected EIO")
-		failed=$((failed + 1))
-		;;
+	"injected EIO") ;;
 	*)
 		fail "fault $n: write ended with '$result', want EIO"
 		;;
@@ -78,11 +73,11 @@ while :; do
 	written=$((written + ${new%% *}))
 	# a page exists exactly where data of the write reads back
 	assert_eq "$(pages)" $((pages_before + guards + written)) "allocated pages after fault $n"
-	[ "$result" != "not-reached ok" ] || break
-done
-[ $failed -gt 0 ] || fail "no injected fault failed a write"
+}
+fault_sweep 64 "one 16-page write" write_under_fault
+failed=$fault_failures
+n=$((fault_points + 1))
 assert_eq "$(sysfs_stat "$name" alloc_failures)" $failed "alloc_failures after $failed failed writes"
-echo "$((n - 1)) fault points, $failed writes failed with EIO"
 
 dd if="$dev" of=got.bin bs=1M count=1 iflag=direct status=none
 cmp got.bin before.bin || fail "the data written before the faults changed"
@@ -91,6 +86,6 @@ for i in $(seq 1 $n); do
 	dd if=chunk.bin of="$dev" bs=$chunk seek=$(($(region "$i") / chunk)) oflag=direct status=none
 done
 assert_eq "$(pages)" $((pages_before + guards + 16 * n)) "allocated pages once every region is written"
-echo 0 >$cfg/f/power
+echo 0 >"$RD_CONFIGFS/f/power"
 assert_eq "$(module_pages)" 0 "module pages after power off"
 echo ok

@@ -6,19 +6,11 @@
 require_root
 fault_require
 
-cfg=/sys/kernel/config/ramdisk
 load_module nr_devices=0
-mkdir $cfg/w
-on_exit "rmdir $cfg/w"
-echo 64M >$cfg/w/size
-echo writeback >$cfg/w/cache_mode
-# large enough that no write here has to evict a page to make room
-echo 16M >$cfg/w/cache_size
-echo 1 >$cfg/w/power
-on_exit "echo 0 >$cfg/w/power"
-udevadm settle
-name=ramdisk$(cat $cfg/w/index)
-dev=/dev/$name
+# cache_size large enough that no write here has to evict a page to make room
+rd_configure w size=64M cache_mode=writeback cache_size=16M power=1
+dev=$RD_DEV
+name=${dev#/dev/}
 stat_() { sysfs_stat "$name" "$1"; }
 
 # durable data written before the faults
@@ -53,13 +45,12 @@ head -c $chunk /dev/urandom >chunk.bin
 head -c $chunk /dev/zero >zero.bin
 head -c 4096 /dev/zero >zero-page.bin
 cached=0
-failed=0
-n=0
-while :; do
-	n=$((n + 1))
-	[ $n -le 64 ] || fail "more than 64 fault points in one cached write of $npages pages: the sweep does not end"
-	off=$(region $n)
-	result=$(fail_nth $n write "$dev" "$off" chunk.bin)
+# write_under_fault N: the write to region N with its N-th fault point
+# failing, and the checks of what it left
+write_under_fault() {
+	local n=$1 off
+	off=$(region "$n")
+	result=$(fail_nth "$n" write "$dev" "$off" chunk.bin)
 	dd if="$dev" of=around.bin bs=4096 count=$((npages + 2)) skip=$((off / 4096 - 1)) iflag=direct status=none
 	head -c 4096 around.bin | cmp -s - guard.bin ||
 		fail "write fault $n ($result): the page before the write changed"
@@ -72,9 +63,7 @@ while :; do
 	"not-reached ok" | "injected ok")
 		cmp got.bin chunk.bin || fail "write fault $n ($result): the write passed but reads back wrong"
 		;;
-	"injected EIO")
-		failed=$((failed + 1))
-		;;
+	"injected EIO") ;;
 	*)
 		fail "write fault $n: ended with '$result', want EIO"
 		;;
@@ -83,11 +72,10 @@ while :; do
 	assert_eq "$(stat_ cache_pages)" $cached "cache pages after write fault $n"
 	assert_eq "$(stat_ dirty_bytes)" $((cached * 4096)) "dirty bytes after write fault $n"
 	assert_eq "$(stat_ allocated_pages)" "$durable_before" "durable pages after write fault $n"
-	[ "$result" != "not-reached ok" ] || break
-done
-[ $failed -gt 0 ] || fail "no injected fault failed a cached write"
-writes=$n
-echo "$((writes - 1)) fault points in a cached write, $failed writes failed with EIO; $cached pages cached"
+}
+fault_sweep 64 "one cached write of $npages pages" write_under_fault
+writes=$((fault_points + 1))
+echo "$cached pages cached"
 
 # what the regions hold now (the faults left some short), for the end
 for i in $(seq 1 $writes); do
@@ -101,15 +89,14 @@ assert_eq "$(stat_ allocated_pages)" $durable "durable pages after a flush with 
 # 2. flushes: $npages cached pages, each destaged to a new durable page (and a
 # slot in a new leaf of the page index), in a region of its own per fault
 flush_region() { echo $((32 * 1024 * 1024 + $1 * 256 * 1024)); }
-failed=0
-n=0
-while :; do
-	n=$((n + 1))
-	[ $n -le 64 ] || fail "more than 64 fault points in a flush of $npages pages: the sweep does not end"
-	off=$(flush_region $n)
+# flush_under_fault N: $npages pages written to flush region N, then a
+# flush with its N-th fault point failing, and the checks of what it left
+flush_under_fault() {
+	local n=$1 off
+	off=$(flush_region "$n")
 	dd if=chunk.bin of="$dev" bs=$chunk seek=$((off / chunk)) oflag=direct status=none
 	assert_eq "$(stat_ dirty_bytes)" $chunk "dirty bytes before flush fault $n"
-	result=$(fail_nth $n fsync "$dev")
+	result=$(fail_nth "$n" fsync "$dev")
 	echo "flush fault $n: $result, $(stat_ dirty_bytes) bytes left dirty"
 	case $result in
 	"not-reached ok") ;;
@@ -117,7 +104,6 @@ while :; do
 	"injected EIO")
 		# what the failed flush could not destage stays cached and dirty
 		[ "$(stat_ dirty_bytes)" -gt 0 ] || fail "flush fault $n: EIO but nothing left dirty"
-		failed=$((failed + 1))
 		;;
 	*)
 		fail "flush fault $n: ended with '$result', want EIO"
@@ -130,14 +116,12 @@ while :; do
 	durable=$((durable + npages))
 	assert_eq "$(stat_ dirty_bytes)" 0 "dirty bytes after the flush that follows fault $n"
 	assert_eq "$(stat_ allocated_pages)" $durable "durable pages after the flush that follows fault $n"
-	[ "$result" != "not-reached ok" ] || break
-done
-flushes=$n
-[ $failed -gt 0 ] || fail "no injected fault failed a flush"
-echo "$((flushes - 1)) fault points in a flush of $npages pages, $failed flushes failed with EIO"
+}
+fault_sweep 64 "one flush of $npages pages" flush_under_fault
+flushes=$((fault_points + 1))
 
 # a power cut now loses nothing: everything was flushed
-echo 1 >$cfg/w/power_cut
+echo 1 >"$RD_CONFIGFS/w/power_cut"
 dd if="$dev" of=got.bin bs=1M count=1 iflag=direct status=none
 cmp got.bin before.bin || fail "the data written before the faults changed"
 for i in $(seq 1 $writes); do
@@ -148,6 +132,6 @@ for i in $(seq 1 $flushes); do
 		iflag=direct status=none
 	cmp got.bin chunk.bin || fail "flushed region $i lost in a power cut"
 done
-echo 0 >$cfg/w/power
+echo 0 >"$RD_CONFIGFS/w/power"
 assert_eq "$(cat /sys/module/ramdisk/parameters/allocated_pages)" 0 "module pages after power off"
 echo ok

@@ -14,7 +14,6 @@ require_cmd fallocate blockdev
 # behind. An empty node left linked holds no page: the data and page
 # counts would not see it, index_bytes does, so it is checked after every
 # failed write.
-cfg=/sys/kernel/config/ramdisk
 load_module nr_devices=0
 module_pages() { cat /sys/module/ramdisk/parameters/allocated_pages; }
 fault_aim_at_module
@@ -98,82 +97,81 @@ check_guards() {
 	done
 }
 
-# sweep MODE AIM PAGE NODES: one-page writes at PAGE, whose path lacks
-# NODES interior nodes and its leaf, with the 1st, 2nd, ... fault point
-# failing, until one runs with no fault reached. MODE is "eio" (a plain
-# O_DIRECT write, which must fail with EIO) or "nowait" (RWF_NOWAIT:
-# EAGAIN). AIM is "all" (every allocation under the module: the data page
-# first, then the index's with the slab pages under them, in an order that
-# varies with the slab caches' state) or "index" (kmalloc under
-# rd_index_insert only: the NODES nodes, then the leaf, one point
-# each, so fault N fails exactly the N-th of them). A failed write must
-# leave the index, the page counts and every guard page as they were, and
-# the page unwritten; a write that passes must read back and have added
-# exactly NODES nodes and a leaf, which a discard gives back. The guard
-# pages are checked once the sweep ends. Sets $failed to the number of
+# write_under_fault N MODE AIM PAGE NODES: one one-page write at PAGE,
+# whose path lacks NODES interior nodes and its leaf, with the N-th fault
+# point failing; sets result. MODE is "eio" (a plain O_DIRECT write, which
+# must fail with EIO) or "nowait" (RWF_NOWAIT: EAGAIN). AIM is "all"
+# (every allocation under the module: the data page first, then the
+# index's with the slab pages under them, in an order that varies with the
+# slab caches' state) or "index" (kmalloc under rd_index_insert only: the
+# NODES nodes, then the leaf, one point each, so fault N fails exactly the
+# N-th of them). A failed write must leave the index, the page counts and
+# the page as they were (zeros); a write that passes must read back and
+# have added exactly NODES nodes and a leaf, which a discard gives back.
+# bytes0 and pages0 are the counts before the sweep.
+write_under_fault() {
+	local n=$1 mode=$2 aim=$3 page=$4 nodes=$5 want=EIO what
+	local grown=$((nodes * node + leaf))
+	[ "$mode" = eio ] || want=EAGAIN
+	what="$mode write at page $page, fault $n of $aim"
+	if [ "$mode" = eio ]; then
+		result=$(fail_nth "$n" write "$dev" $((page * 4096)) page.bin)
+	else
+		result=$(fail_nth_nowait "$n" "$dev" $((page * 4096)) page.bin)
+	fi
+	echo "$what: $result, index_bytes $(index_bytes)"
+	if [ "$aim" = index ]; then
+		# one point per allocation, nothing absorbs a fault
+		if [ "$n" -le $((nodes + 1)) ]; then
+			[ "$result" = "injected $want" ] ||
+				fail "$what: '$result', want 'injected $want' ($([ "$n" -le "$nodes" ] && echo "node $n of $nodes" || echo leaf) failed)"
+		else
+			[ "$result" = "not-reached ok" ] ||
+				fail "$what: '$result', want 'not-reached ok' after $nodes nodes and a leaf"
+		fi
+	fi
+	case $result in
+	"not-reached ok" | "injected ok")
+		# no fault, or one the kernel absorbed (slab falls back
+		# to a smaller slab page when a high-order one fails)
+		get "$page" got.bin
+		cmp -s got.bin page.bin || fail "$what ($result): the write passed but reads back wrong"
+		assert_eq "$(index_bytes)" $((bytes0 + grown)) "index_bytes after $what ($result)"
+		assert_eq "$(pages)" $((pages0 + 1)) "allocated_pages after $what ($result)"
+		discard "$page"
+		assert_eq "$(index_bytes)" "$bytes0" "index_bytes after discarding page $page ($what)"
+		assert_eq "$(pages)" "$pages0" "allocated_pages after discarding page $page ($what)"
+		;;
+	"injected $want")
+		# an empty node or leaf left linked shows here only
+		assert_eq "$(index_bytes)" "$bytes0" "index_bytes after $what failed"
+		assert_eq "$(pages)" "$pages0" "allocated_pages after $what failed"
+		get "$page" got.bin
+		cmp -s got.bin zero-page.bin || fail "$what failed but the page is not zeros"
+		;;
+	*)
+		fail "$what: the write ended with '$result', want $want"
+		;;
+	esac
+}
+
+# sweep MODE AIM PAGE NODES: write_under_fault with the 1st, 2nd, ...
+# fault point failing, until one runs with no fault reached; then every
+# guard page must read back as written. Sets $failed to the number of
 # writes that failed.
 sweep() {
-	local mode=$1 aim=$2 page=$3 nodes=$4 n=0 result bytes0 pages0 want what
-	local grown=$((nodes * node + leaf))
+	local mode=$1 aim=$2 page=$3 nodes=$4
 	"aim_$aim"
 	bytes0=$(index_bytes)
 	pages0=$(pages)
-	failed=0
-	want=EIO
-	[ "$mode" = eio ] || want=EAGAIN
-	while :; do
-		n=$((n + 1))
-		[ $n -le 64 ] || fail "more than 64 fault points in a one-page write: the sweep does not end"
-		what="$mode write at page $page, fault $n of $aim"
-		if [ "$mode" = eio ]; then
-			result=$(fail_nth $n write "$dev" $((page * 4096)) page.bin)
-		else
-			result=$(fail_nth_nowait $n "$dev" $((page * 4096)) page.bin)
-		fi
-		echo "$what: $result, index_bytes $(index_bytes)"
-		if [ "$aim" = index ]; then
-			# one point per allocation, nothing absorbs a fault
-			if [ $n -le $((nodes + 1)) ]; then
-				[ "$result" = "injected $want" ] ||
-					fail "$what: '$result', want 'injected $want' ($([ $n -le "$nodes" ] && echo "node $n of $nodes" || echo leaf) failed)"
-			else
-				[ "$result" = "not-reached ok" ] ||
-					fail "$what: '$result', want 'not-reached ok' after $nodes nodes and a leaf"
-			fi
-		fi
-		case $result in
-		"not-reached ok" | "injected ok")
-			# no fault, or one the kernel absorbed (slab falls back
-			# to a smaller slab page when a high-order one fails)
-			get "$page" got.bin
-			cmp -s got.bin page.bin || fail "$what ($result): the write passed but reads back wrong"
-			assert_eq "$(index_bytes)" $((bytes0 + grown)) "index_bytes after $what ($result)"
-			assert_eq "$(pages)" $((pages0 + 1)) "allocated_pages after $what ($result)"
-			discard "$page"
-			assert_eq "$(index_bytes)" "$bytes0" "index_bytes after discarding page $page ($what)"
-			assert_eq "$(pages)" "$pages0" "allocated_pages after discarding page $page ($what)"
-			;;
-		"injected $want")
-			failed=$((failed + 1))
-			# an empty node or leaf left linked shows here only
-			assert_eq "$(index_bytes)" "$bytes0" "index_bytes after $what failed"
-			assert_eq "$(pages)" "$pages0" "allocated_pages after $what failed"
-			get "$page" got.bin
-			cmp -s got.bin zero-page.bin || fail "$what failed but the page is not zeros"
-			;;
-		*)
-			fail "$what: the write ended with '$result', want $want"
-			;;
-		esac
-		[ "$result" != "not-reached ok" ] || break
-	done
+	fault_sweep 64 "$mode write at page $page, $aim" write_under_fault "$@"
+	failed=$fault_failures
 	# no write of the sweep reached another page
 	check_guards "after the $mode sweep of $aim at page $page"
 	# "all": the data page is the first point, the first index
 	# allocation's kmalloc the second
 	[ "$aim" = index ] || [ $failed -ge 2 ] ||
-		fail "$mode write at page $page: $failed of $((n - 1)) fault points failed it, want the page's and the index's at least"
-	echo "$mode write at page $page, $aim: $((n - 1)) fault points, $failed failed writes"
+		fail "$mode write at page $page: $failed of $fault_points fault points failed it, want the page's and the index's at least"
 }
 
 # Two levels cover every case of the insertion: a whole path missing
@@ -187,10 +185,9 @@ for levels in 1 2; do
 	size=4G
 	[ "$levels" = 1 ] || size=1T
 	echo "== $size: $levels level(s) of nodes, a root slot covers $((1 << shift)) pages ($(date +%T))"
-	on_exit "rmdir $cfg/f$levels"
-	on_exit "echo 0 >$cfg/f$levels/power"
 	# without spare pages the data page too is allocated by the writer
-	dev=$(configfs_device "f$levels" "$size" spare_pages=0) || fail "cannot make a $size device"
+	rd_configure "f$levels" size=$size spare_pages=0 power=1
+	dev=$RD_DEV
 	alloc_failures0=$(sysfs_stat "$dev" alloc_failures)
 	# whole path missing: root slot 1, which no guard page is in
 	full=$((1 << shift))
@@ -235,7 +232,7 @@ for levels in 1 2; do
 	assert_eq "$(index_bytes)" "$bytes0" "$size: index_bytes after the discard"
 	assert_eq "$(pages)" "$pages0" "$size: allocated_pages after the discard"
 	check_guards "$size, after the faults"
-	echo 0 >$cfg/f$levels/power
+	echo 0 >"$RD_CONFIGFS/f$levels/power"
 	assert_eq "$(module_pages)" 0 "module pages after power off of the $size device"
 done
 echo ok

@@ -116,3 +116,45 @@ old_or_new() {
 fail_nth() {
 	python3 "$RD_TOP/tests/vm/lib/fail-nth" "$@"
 }
+
+# fault_sweep [--first] MAX WHAT STEP [ARG...]: calls STEP 1 ARG...,
+# STEP 2 ARG..., ... in this shell. STEP N runs the operation under test
+# with the N-th fault point failing (fail_nth N ...), checks what it left,
+# and sets $result to fail_nth's line. The sweep ends after the first step
+# that reached no fault ("not-reached ok"): every fault point of the
+# operation has then failed once. Past MAX steps it fails the test, as the
+# sweep does not end; with --first it stops there quietly (the first MAX
+# points stand for all). It fails the test too when no step's operation
+# failed ("injected ERRNO"; "injected ok" is a fault the kernel absorbed),
+# as then nothing was tested. Sets fault_points to the number of fault
+# points it tried before the one that was not reached (MAX with --first
+# when all were) and fault_failures to the steps whose operation failed,
+# and prints both with WHAT.
+fault_sweep() {
+	local first=0 max what step n
+	if [ "$1" = --first ]; then
+		first=1
+		shift
+	fi
+	max=$1 what=$2 step=$3
+	shift 3
+	fault_failures=0
+	for ((n = 1; ; n++)); do
+		if [ $n -gt "$max" ]; then
+			[ $first = 1 ] || fail "$what: more than $max fault points: the sweep does not end"
+			break
+		fi
+		result=
+		"$step" $n "$@"
+		case $result in
+		"") fail "$what: $step $n set no \$result" ;;
+		"not-reached ok") break ;;
+		"injected ok") ;;
+		injected\ *) fault_failures=$((fault_failures + 1)) ;;
+		esac
+	done
+	fault_points=$((n - 1))
+	[ "$fault_failures" -gt 0 ] ||
+		fail "$what: no injected fault failed it ($fault_points fault points)"
+	echo "$what: $fault_points fault points, $fault_failures failed"
+}
