@@ -4,7 +4,7 @@
 . "${0%/*}/../lib/common.sh"
 require_root
 
-cfg=/sys/kernel/config/ramdisk
+cfg=$RD_CONFIGFS
 params=/sys/module/ramdisk/parameters
 
 for round in 1 2; do
@@ -26,10 +26,10 @@ for round in 1 2; do
 	assert_eq "$(cat $params/block_size)" 512 "block_size parameter"
 	assert_eq "$(cat $params/max_part)" 0 "max_part parameter"
 	assert_eq "$(cat $params/mem_limit)" 0 "mem_limit parameter"
-	assert_eq "$(cat $cfg/features)" "bandwidth_mbps,block_size,cache_mode,cache_size,flush_latency_ns,format,index,max_part,mem_limit,numa_node,phys_addr,phys_size,power,power_cut,power_cut_drop_percent,power_cut_seed,read_latency_ns,size,spare_pages,write_latency_ns" \
+	assert_eq "$(cat "$cfg/features")" "bandwidth_mbps,block_size,cache_mode,cache_size,flush_latency_ns,format,index,max_part,mem_limit,numa_node,phys_addr,phys_size,power,power_cut,power_cut_drop_percent,power_cut_seed,read_latency_ns,size,spare_pages,write_latency_ns" \
 		"configfs features"
 	# Load-time devices are not in configfs.
-	assert_eq "$(find $cfg -mindepth 1 -maxdepth 1 -type d | wc -l)" 0 "configfs directories"
+	assert_eq "$(find "$cfg" -mindepth 1 -maxdepth 1 -type d | wc -l)" 0 "configfs directories"
 	# The major is dynamic: whatever register_blkdev handed out, under a
 	# name of its own (brd's major is "ramdisk").
 	major=$(awk '$2 == "ramdisk-ko" {print $1}' /proc/devices)
@@ -43,7 +43,7 @@ for round in 1 2; do
 	unload_module
 	grep -q '^ramdisk ' /proc/modules && fail "round $round: module still loaded"
 	[ ! -e /sys/block/ramdisk0 ] || fail "round $round: ramdisk0 survived rmmod"
-	[ ! -d $cfg ] || fail "round $round: $cfg survived rmmod"
+	[ ! -d "$cfg" ] || fail "round $round: $cfg survived rmmod"
 done
 
 echo "nr_devices=4 size=8M block_size=4096"
@@ -58,6 +58,6 @@ unload_module
 echo "nr_devices=0: configfs only"
 load_module nr_devices=0
 [ ! -e /sys/block/ramdisk0 ] || fail "ramdisk0 exists with nr_devices=0"
-[ -f $cfg/features ] || fail "configfs missing with nr_devices=0"
+[ -f "$cfg/features" ] || fail "configfs missing with nr_devices=0"
 unload_module
 echo ok

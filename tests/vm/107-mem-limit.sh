@@ -35,10 +35,8 @@ assert_eq "$(sysfs_stat ramdisk0 allocated_pages)" 2048 "pages after discard and
 # A file system on a full device: writes fail, nothing crashes, umount
 # works, and what was written before the limit is there. On a configfs
 # device, whose limit can be raised afterwards.
-cfg=/sys/kernel/config/ramdisk
-on_exit "rmdir $cfg/fs"
-on_exit "echo 0 >$cfg/fs/power"
-fsdev=$(configfs_device fs 64M mem_limit=12M)
+rd_configure fs size=64M mem_limit=12M power=1
+fsdev=$RD_DEV
 fsname=${fsdev#/dev/}
 mkfs.ext4 -q -F -E nodiscard "$fsdev"
 mnt=$RD_TMP/mnt
@@ -80,27 +78,21 @@ fi
 umount "$mnt"
 # With room again, a fresh mount (replaying the journal if it has to) finds
 # the file as it was written.
-echo 0 >$cfg/fs/mem_limit
+rd_configure fs mem_limit=0
 mount "$fsdev" "$mnt"
 assert_eq "$(md5sum <"$mnt/early")" "$early" "file written before the limit, after a remount"
 umount "$mnt"
 
 # configfs: mem_limit may change while powered and applies at once.
-mkdir /sys/kernel/config/ramdisk/lim
-on_exit rmdir /sys/kernel/config/ramdisk/lim
-echo 16M >/sys/kernel/config/ramdisk/lim/size
-echo 1M >/sys/kernel/config/ramdisk/lim/mem_limit
-echo 1 >/sys/kernel/config/ramdisk/lim/power
-on_exit "echo 0 >/sys/kernel/config/ramdisk/lim/power"
-rd=ramdisk$(cat /sys/kernel/config/ramdisk/lim/index)
-udevadm settle
+rd_configure lim size=16M mem_limit=1M power=1
+rd=${RD_DEV#/dev/}
 expect_fail dd if="$RD_TMP/data" of="/dev/$rd" bs=1M count=2 oflag=direct status=none
 assert_eq "$(sysfs_stat "$rd" allocated_pages)" 256 "pages at a 1 MiB limit"
-echo 4M >/sys/kernel/config/ramdisk/lim/mem_limit
+rd_configure lim mem_limit=4M
 assert_eq "$(sysfs_stat "$rd" mem_limit)" $((4 << 20)) "mem_limit after raising it"
 dd if="$RD_TMP/data" of="/dev/$rd" bs=1M count=2 oflag=direct status=none
 assert_eq "$(sysfs_stat "$rd" allocated_pages)" 512 "pages after raising the limit"
-echo 0 >/sys/kernel/config/ramdisk/lim/mem_limit
+rd_configure lim mem_limit=0
 dd if="$RD_TMP/data" of="/dev/$rd" bs=1M count=8 oflag=direct status=none
 assert_eq "$(sysfs_stat "$rd" allocated_pages)" 2048 "pages with no limit"
 echo ok

@@ -5,7 +5,6 @@
 require_root
 require_cmd blkdiscard
 
-cfg=/sys/kernel/config/ramdisk
 mem_available_kib() { awk '/^MemAvailable:/ {print $2}' /proc/meminfo; }
 # Freed pages can wait in per-CPU lists and RCU callbacks for a while;
 # compaction drains the lists before MemAvailable is read.
@@ -29,26 +28,20 @@ for cycle in 0 1 2; do
 		cp /proc/meminfo meminfo.before
 	fi
 	echo "cycle $cycle"
-	for name in a b; do
-		mkdir $cfg/$name
-		echo 64M >$cfg/$name/size
-		echo 1 >$cfg/$name/power
-	done
-	udevadm settle
-	ia=$(cat $cfg/a/index)
-	ib=$(cat $cfg/b/index)
-	dd if=/dev/urandom of=/dev/ramdisk"$ia" bs=1M count=48 oflag=direct status=none
-	dd if=/dev/zero of=/dev/ramdisk"$ib" bs=1M count=64 status=none conv=fsync
+	rd_configure a size=64M power=1
+	a=$RD_DEV
+	rd_configure b size=64M power=1
+	b=$RD_DEV
+	dd if=/dev/urandom of="$a" bs=1M count=48 oflag=direct status=none
+	dd if=/dev/zero of="$b" bs=1M count=64 status=none conv=fsync
 	# partial pages and discards in between
-	dd if=/dev/urandom of=/dev/ramdisk"$ib" bs=512 count=7 seek=3 oflag=direct status=none
-	blkdiscard -o 1M -l 3M /dev/ramdisk"$ia"
-	blkdiscard -z -o 8M -l 5M /dev/ramdisk"$ib"
+	dd if=/dev/urandom of="$b" bs=512 count=7 seek=3 oflag=direct status=none
+	blkdiscard -o 1M -l 3M "$a"
+	blkdiscard -z -o 8M -l 5M "$b"
 	want=$(((48 - 3) * 256 + (64 - 5) * 256))
 	assert_eq "$(cat /sys/module/ramdisk/parameters/allocated_pages)" $want "module pages in cycle $cycle"
-	for name in a b; do
-		echo 0 >$cfg/$name/power
-		rmdir $cfg/$name
-	done
+	rd_unconfigure a
+	rd_unconfigure b
 	assert_eq "$(cat /sys/module/ramdisk/parameters/allocated_pages)" 0 "module pages after cycle $cycle"
 done
 

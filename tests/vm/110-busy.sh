@@ -5,7 +5,7 @@
 require_root
 require_cmd mkfs.ext4 md5sum
 
-cfg=/sys/kernel/config/ramdisk
+cfg=$RD_CONFIGFS
 mnt=$RD_TMP/mnt
 mkdir -p "$mnt"
 
@@ -22,15 +22,10 @@ grep -q "in use" "$RD_TMP/err" || fail "rmmod said: $(cat "$RD_TMP/err")"
 assert_eq "$(md5sum <"$mnt/file")" "$sum" "file after the refused rmmod"
 
 # A configfs device, mounted.
-mkdir $cfg/busy
-on_exit "rmdir $cfg/busy"
-echo 32M >$cfg/busy/size
-echo 1 >$cfg/busy/power
-on_exit "echo 0 >$cfg/busy/power"
-n=$(cat $cfg/busy/index)
+rd_configure busy size=32M power=1
+n=$(cat "$cfg/busy/index")
 assert_eq "$n" 1 "index of the first configfs device"
 assert_eq "$(sysfs_stat ramdisk1 name)" busy "name in sysfs"
-udevadm settle
 mkfs.ext4 -q -F /dev/ramdisk1
 mkdir -p "$mnt-1"
 mount /dev/ramdisk1 "$mnt-1"
@@ -45,14 +40,14 @@ busy_write() { # FILE VALUE WHAT
 	fi
 	grep -q "busy" <<<"$err" || fail "$3: $err"
 }
-busy_write $cfg/busy/power 0 "power=0"
-assert_eq "$(cat $cfg/busy/power)" 1 "power after the refused power-off"
-busy_write $cfg/busy/size 64M "size change"
-busy_write $cfg/busy/block_size 4096 "block_size change"
-busy_write $cfg/busy/max_part 2 "max_part change"
-busy_write $cfg/busy/numa_node 0 "numa_node change"
+busy_write "$cfg/busy/power" 0 "power=0"
+assert_eq "$(cat "$cfg/busy/power")" 1 "power after the refused power-off"
+busy_write "$cfg/busy/size" 64M "size change"
+busy_write "$cfg/busy/block_size" 4096 "block_size change"
+busy_write "$cfg/busy/max_part" 2 "max_part change"
+busy_write "$cfg/busy/numa_node" 0 "numa_node change"
 status=0
-rmdir $cfg/busy 2>"$RD_TMP/err" || status=$?
+rmdir "$cfg/busy" 2>"$RD_TMP/err" || status=$?
 [ "$status" != 0 ] || fail "rmdir succeeded on a mounted device"
 grep -q "busy" "$RD_TMP/err" || fail "rmdir said: $(cat "$RD_TMP/err")"
 expect_fail rmmod ramdisk
@@ -62,22 +57,22 @@ dmesg | grep -q "ramdisk: busy: size cannot change while powered" || fail "no dm
 # Nothing was lost.
 echo 3 >/proc/sys/vm/drop_caches
 assert_eq "$(md5sum <"$mnt-1/file")" "$sum" "file on the configfs device"
-assert_eq "$(cat $cfg/busy/size)" $((32 << 20)) "size after the refused change"
+assert_eq "$(cat "$cfg/busy/size")" $((32 << 20)) "size after the refused change"
 
 # Opened, not mounted: the same.
 umount "$mnt-1"
 exec 3<>/dev/ramdisk1
-busy_write $cfg/busy/power 0 "power=0 while open"
-expect_fail rmdir $cfg/busy
+busy_write "$cfg/busy/power" 0 "power=0 while open"
+expect_fail rmdir "$cfg/busy"
 exec 3<&-
 udevadm settle
 
 # Closed but powered: rmdir is still refused and the disk stays. Powered
 # off, the directory goes.
-expect_fail rmdir $cfg/busy
+expect_fail rmdir "$cfg/busy"
 [ -e /sys/block/ramdisk1 ] || fail "ramdisk1 gone after a refused rmdir"
-echo 0 >$cfg/busy/power
-rmdir $cfg/busy
+echo 0 >"$cfg/busy/power"
+rmdir "$cfg/busy"
 [ ! -e /sys/block/ramdisk1 ] || fail "ramdisk1 survived power-off and rmdir"
 umount "$mnt"
 udevadm settle

@@ -23,10 +23,8 @@ assert_eq "$(sysfs_stat ramdisk0 allocated_pages)" 32 "pages after two 64 KiB RW
 
 # The write cache's mutex and write-back may sleep: a writeback device
 # sends nowait I/O back with EAGAIN rather than blocking the submitter.
-cfg=/sys/kernel/config/ramdisk
-on_exit "echo 0 >$cfg/nowait-wb/power; rmdir $cfg/nowait-wb"
-wb=$(configfs_device nowait-wb 1M cache_mode=writeback cache_size=8K) ||
-	fail "cannot make a writeback device"
+rd_configure nowait-wb size=1M cache_mode=writeback cache_size=8K power=1
+wb=$RD_DEV
 if xfs_io -d -c "pwrite -V 1 -N -i $RD_TMP/data 0 64k" "$wb" >"$RD_TMP/out" 2>&1; then
 	fail "RWF_NOWAIT write to a writeback device succeeded: $(cat "$RD_TMP/out")"
 fi

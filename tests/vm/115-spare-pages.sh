@@ -5,11 +5,10 @@
 require_root
 require_cmd xfs_io cmp
 
-cfg=/sys/kernel/config/ramdisk
+cfg=$RD_CONFIGFS
 load_module nr_devices=0
-on_exit "rmdir $cfg/sp"
-on_exit "echo 0 >$cfg/sp/power"
-dev=$(configfs_device sp 64M) || fail "cannot make the device"
+rd_configure sp size=64M power=1
+dev=$RD_DEV
 name=${dev#/dev/}
 pages() { sysfs_stat "$name" allocated_pages; }
 spares() { sysfs_stat "$name" spare_pages; }
@@ -31,7 +30,7 @@ write_pages() {
 		conv=notrunc status=none || fail "write of $2 pages at page $1 failed"
 }
 
-assert_eq "$(cat $cfg/sp/spare_pages)" 64 "default spare_pages"
+assert_eq "$(cat "$cfg/sp/spare_pages")" 64 "default spare_pages"
 assert_eq "$(spares)" 0 "spare pages before any write"
 sleep 1
 assert_eq "$(spares)" 0 "spare pages of a device nobody wrote to"
@@ -77,18 +76,18 @@ cmp "$RD_TMP/back" <(head -c $((41 * 4096)) "$RD_TMP/data") || fail "data writte
 # a lower limit frees the surplus at once
 assert_eq "$(pages)" 42 "pages before the limit"
 [ "$(spares)" -ge 10 ] || fail "only $(spares) spare pages before the limit"
-echo $(((42 + 10) * 4096)) >$cfg/sp/mem_limit
+echo $(((42 + 10) * 4096)) >"$cfg/sp/mem_limit"
 assert_eq "$(spares)" 10 "spare pages right after mem_limit left room for 10"
 write_pages 200 1
 sleep 1
 assert_eq "$(spares)" 9 "spare pages after one more page under the limit"
 assert_eq $(($(pages) + $(spares))) 52 "pages and spares under a 52-page limit"
-echo 0 >$cfg/sp/mem_limit
+echo 0 >"$cfg/sp/mem_limit"
 
 # A lower spare_pages frees the surplus at once; 0 turns them off
-echo 8 >$cfg/sp/spare_pages
+echo 8 >"$cfg/sp/spare_pages"
 assert_eq "$(spares)" 8 "spare pages right after spare_pages 8"
-echo 0 >$cfg/sp/spare_pages
+echo 0 >"$cfg/sp/spare_pages"
 assert_eq "$(spares)" 0 "spare pages right after spare_pages 0"
 write_pages 300 8
 sleep 1
@@ -98,7 +97,7 @@ assert_eq "$(pages)" 51 "pages after 8 first writes with spare_pages 0"
 # Bad values: refused with a reason, the value kept
 for bad in 4097 -1 abc; do
 	dmesg -C
-	if echo "$bad" >$cfg/sp/spare_pages 2>/dev/null; then
+	if echo "$bad" >"$cfg/sp/spare_pages" 2>/dev/null; then
 		fail "spare_pages '$bad' was accepted"
 	fi
 	case $bad in
@@ -106,7 +105,7 @@ for bad in 4097 -1 abc; do
 	*) why="spare_pages '$bad' is not a number" ;;
 	esac
 	kernel_log | grep -qF "$why" || fail "no '$why' in the kernel log: $(kernel_log | tail -n 3)"
-	assert_eq "$(cat $cfg/sp/spare_pages)" 0 "spare_pages after '$bad'"
+	assert_eq "$(cat "$cfg/sp/spare_pages")" 0 "spare_pages after '$bad'"
 done
 
 # Removal frees the spares. Free memory moves by tens of MiB on its own
@@ -121,18 +120,17 @@ free_kib() {
 	awk '$1 == "nr_free_pages" { n += $2 } $1 == "count:" { n += $2 }
 		END { print n * 4 }' /proc/zoneinfo
 }
-echo 0 >$cfg/sp/power
+echo 0 >"$cfg/sp/power"
 for i in 0 1 2 3 4 5 6 7; do
-	on_exit "rmdir $cfg/big$i"
-	on_exit "echo 0 >$cfg/big$i/power"
-	dev=$(configfs_device big$i 64M spare_pages=4096) || fail "cannot make device big$i"
+	rd_configure "big$i" size=64M spare_pages=4096 power=1
+	dev=$RD_DEV
 	name=${dev#/dev/}
 	write_pages 0 1
 	wait_spares 4096 "big$i with spare_pages 4096"
 done
 before=$(free_kib)
 for i in 0 1 2 3 4 5 6 7; do
-	echo 0 >$cfg/big$i/power
+	echo 0 >"$cfg/big$i/power"
 done
 after=$(free_kib)
 echo "free memory grew by $((after - before)) KiB when 128 MiB of spares went"
@@ -142,9 +140,9 @@ assert_eq "$(cat /sys/module/ramdisk/parameters/allocated_pages)" 0 "module page
 
 # Load-time devices take the spare_pages parameter: the default, or none
 for i in 0 1 2 3 4 5 6 7; do
-	rmdir $cfg/big$i
+	rmdir "$cfg/big$i"
 done
-rmdir $cfg/sp
+rmdir "$cfg/sp"
 for want in 64 0; do
 	unload_module
 	if [ $want = 64 ]; then

@@ -4,9 +4,9 @@
 . "${0%/*}/../lib/common.sh"
 require_root
 
-cfg=/sys/kernel/config/ramdisk
+cfg=$RD_CONFIGFS
 load_module nr_devices=0
-mkdir $cfg/bad
+mkdir "$cfg/bad"
 on_exit "rmdir $cfg/bad"
 
 # ATTRIBUTE VALUE LOG_TEXT
@@ -30,24 +30,24 @@ cases=(
 
 for c in "${cases[@]}"; do
 	IFS='|' read -r attr value want <<<"$c"
-	old=$(cat $cfg/bad/"$attr")
+	old=$(cat "$cfg/bad/$attr")
 	mark="rdtest-201-$RANDOM$RANDOM"
 	echo "$mark" >/dev/kmsg
-	if err=$( (echo "$value" >$cfg/bad/"$attr") 2>&1); then
+	if err=$( (echo "$value" >"$cfg/bad/$attr") 2>&1); then
 		fail "$attr=$value was accepted"
 	fi
 	grep -q "Invalid argument" <<<"$err" || fail "$attr=$value: $err"
-	assert_eq "$(cat $cfg/bad/"$attr")" "$old" "$attr after the refused $value"
+	assert_eq "$(cat "$cfg/bad/$attr")" "$old" "$attr after the refused $value"
 	dmesg | sed -n "/$mark/,\$p" | grep -qF "ramdisk: $want" ||
 		fail "no 'ramdisk: $want' in the log for $attr=$value"
 done
 
 # Sizes are page multiples, so a valid size suits either block size and
 # the attributes can be written in any order.
-echo 4096 >$cfg/bad/block_size
-echo 12K >$cfg/bad/size
-echo 512 >$cfg/bad/block_size
-assert_eq "$(cat $cfg/bad/size)" 12288 "size after block_size changes"
+echo 4096 >"$cfg/bad/block_size"
+echo 12K >"$cfg/bad/size"
+echo 512 >"$cfg/bad/block_size"
+assert_eq "$(cat "$cfg/bad/size")" 12288 "size after block_size changes"
 
 # Too long a name.
 long=$(printf 'n%.0s' $(seq 1 70))

@@ -5,7 +5,7 @@
 require_cmd blockdev
 
 ctl=$RD_BIN/ramdiskctl
-cfg=/sys/kernel/config/ramdisk
+cfg=$RD_CONFIGFS
 
 # Before the module: exit 3 with the reason.
 status=0

@@ -4,7 +4,7 @@
 . "${0%/*}/../lib/common.sh"
 
 ctl=$RD_BIN/ramdiskctl
-cfg=/sys/kernel/config/ramdisk
+cfg=$RD_CONFIGFS
 
 # expect_status WANT PATTERN CMD...: exit status WANT and PATTERN on stderr.
 expect_status() {

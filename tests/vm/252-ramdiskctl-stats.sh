@@ -75,6 +75,6 @@ failures=$(field alloc_failures)
 assert_eq "$failures" "$(sysfs_stat "$dev" alloc_failures)" "alloc_failures line"
 
 # mem_limit may change while powered; info and list follow.
-echo 0 >/sys/kernel/config/ramdisk/stats/mem_limit
+echo 0 >"$RD_CONFIGFS/stats/mem_limit"
 "$ctl" info "$dev" >"$RD_TMP/info"
 assert_eq "$(field mem_limit)" "0 (unlimited)" "mem_limit after raising it"

@@ -5,7 +5,7 @@
 require_root
 require_cmd cmp dd sync udevadm
 
-cfg=/sys/kernel/config/ramdisk
+cfg=$RD_CONFIGFS
 load_module nr_devices=0
 
 # pattern CHAR BYTES: a file of BYTES copies of CHAR
@@ -36,16 +36,9 @@ expect() {
 
 # power_up NAME MODE [CACHE_SIZE]: sets $dev and $sysdev
 power_up() {
-	mkdir "$cfg/$1"
-	on_exit "rmdir $cfg/$1"
-	echo 16M >"$cfg/$1/size"
-	echo "$2" >"$cfg/$1/cache_mode"
-	[ -z "${3:-}" ] || echo "$3" >"$cfg/$1/cache_size"
-	echo 1 >"$cfg/$1/power"
-	on_exit "echo 0 >$cfg/$1/power"
-	udevadm settle
-	sysdev=ramdisk$(cat "$cfg/$1/index")
-	dev=/dev/$sysdev
+	rd_configure "$1" size=16M cache_mode="$2" ${3:+"cache_size=$3"} power=1
+	dev=$RD_DEV
+	sysdev=${dev#/dev/}
 }
 
 A8k=$(pattern A 8192)
@@ -121,15 +114,12 @@ dd if="$dev" bs=4096 skip=256 count=64 iflag=direct status=none | tr -d '\000' >
 kept=$(($(stat -c %s "$RD_TMP/kept") / 4096))
 echo "pages kept with drop_percent 50: $kept of 64"
 if [ "$kept" -le 8 ] || [ "$kept" -ge 56 ]; then fail "drop_percent 50 kept $kept of 64 pages"; fi
-echo 0 >"$cfg/wb/power"
-echo 100 >"$cfg/wb/power_cut_drop_percent"
+rd_configure wb power=0 power_cut_drop_percent=100
 
 # A 64 KiB cache: 1 MiB of writes destage early, the cache stays bounded.
-echo 64K >"$cfg/wb/cache_size"
-echo 1 >"$cfg/wb/power"
-udevadm settle
-sysdev=ramdisk$(cat "$cfg/wb/index")
-dev=/dev/$sysdev
+rd_configure wb cache_size=64K power=1
+dev=$RD_DEV
+sysdev=${dev#/dev/}
 head -c 1M /dev/urandom >"$RD_TMP/rand"
 dd if="$RD_TMP/rand" of="$dev" bs=64k oflag=direct status=none
 pages=$(sysfs_stat "$sysdev" cache_pages)
@@ -140,12 +130,9 @@ expect "$RD_TMP/rand.head" 0 "writes pushed out of a full cache were lost"
 
 # Partitions: a cut drops every partition's cached pages, not only the
 # whole disk's, so a partition held open reads the same buffered and direct.
-echo 0 >"$cfg/wb/power"
-echo 4 >"$cfg/wb/max_part"
-echo 1 >"$cfg/wb/power"
-udevadm settle
-sysdev=ramdisk$(cat "$cfg/wb/index")
-dev=/dev/$sysdev
+rd_configure wb power=0 max_part=4 power=1
+dev=$RD_DEV
+sysdev=${dev#/dev/}
 echo 'start=2048, size=8192' | sfdisk -q "$dev"
 sync "$dev"
 udevadm settle
@@ -161,8 +148,7 @@ head -c 4096 "$part" | cmp -s - "$F4k.zero" ||
 	fail "buffered read of the partition after the cut shows data the cut lost"
 exec 3<&-
 udevadm settle
-echo 0 >"$cfg/wb/power"
-echo 0 >"$cfg/wb/max_part"
+rd_configure wb power=0 max_part=0
 
 # Writethrough: nothing is volatile, a cut loses nothing.
 power_up wt writethrough

@@ -8,7 +8,6 @@ require_cmd modprobe udevadm
 
 odd=$RD_TOP/build/test-bin/odd-iov
 [ -x "$odd" ] || fail "$odd is missing (make userspace)"
-cfs=/sys/kernel/config/ramdisk
 tcm=/sys/kernel/config/target
 tpg=$tcm/loopback/naa.5001405000000001/tpgt_1
 phys=$((512 << 20))
@@ -74,12 +73,11 @@ scsi_over() {
 # tracks what the device must read now and after a power cut.
 exercise() {
 	local name=$1 mode=$2 dev sd
-	on_exit "rmdir $cfs/$name"
-	on_exit "echo 0 >$cfs/$name/power"
-	dev=$(configfs_device "$name" 16M cache_mode="$mode" "${@:4}") || fail "$name: no device"
+	rd_configure "$name" size=16M cache_mode="$mode" "${@:4}" power=1
+	dev=$RD_DEV
 	echo "== $name: $dev, $mode${4:+, $4}"
 	scsi_over "$name" "$3"
-	"$odd" --dev "$dev" --scsi "$sd" --cut "$cfs/$name/power_cut" --mode "$mode" \
+	"$odd" --dev "$dev" --scsi "$sd" --cut "$RD_CONFIGFS/$name/power_cut" --mode "$mode" \
 		--span $((64 << 10)) 2>"$RD_TMP/err" <<-EOF || { cat "$RD_TMP/err" >&2 && fail "$name: $(tail -n 1 "$RD_TMP/err")"; }
 		# known, durable content to write over
 		fill 1

@@ -27,12 +27,12 @@ seed=${RD_SEED:-$((($(od -An -N4 -tu4 /dev/urandom) % 1000000) + 1))}
 [[ $seed =~ ^[0-9]+$ ]] || fail "RD_SEED must be a number, not '$seed'"
 echo "RD_SEED=$seed RD_POWER_CUTS=$cuts (set both to replay this run)"
 
-cfg=/sys/kernel/config/ramdisk
+cfg=$RD_CONFIGFS
 mnt=$RD_TMP/mnt
 mkdir -p "$mnt"
 load_module nr_devices=0
-on_exit "echo 0 >$cfg/crash/power; rmdir $cfg/crash"
-dev=$(configfs_device crash 320M cache_mode=writeback) || fail "cannot make the writeback device"
+rd_configure crash size=320M cache_mode=writeback power=1
+dev=$RD_DEV
 sectors=$(blockdev --getsz "$dev")
 # The file system runs on a device-mapper device over the RAM disk, so that
 # the cut can also cut the file system off (see power_cut_round).
@@ -101,8 +101,8 @@ check() {
 power_cut_round() {
 	local fs=$1 steps i last flushes discards
 	RANDOM=$2
-	echo "$3" >$cfg/crash/power_cut_drop_percent
-	echo "$2" >$cfg/crash/power_cut_seed
+	echo "$3" >"$cfg/crash/power_cut_drop_percent"
+	echo "$2" >"$cfg/crash/power_cut_seed"
 	case $fs in
 	ext4) mkfs.ext4 -q -F "$dev" ;;
 	ext2) mkfs.ext2 -q -F "$dev" ;;
@@ -139,7 +139,7 @@ power_cut_round() {
 	dmsetup resume "$dm"
 	flushes=$(sysfs_stat "$dev" flushes)
 	discards=$(sysfs_stat "$dev" discards)
-	echo 1 >$cfg/crash/power_cut
+	echo 1 >"$cfg/crash/power_cut"
 	# stop it without its log, else it retries failed writes for a while;
 	# one that met a failed write may have stopped already
 	xfs_io -x -c shutdown "$mnt" 2>/dev/null || :

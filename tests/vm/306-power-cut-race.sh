@@ -14,10 +14,9 @@ require_cmd cmp dd dmsetup blockdev udevadm
 
 rounds=${RD_RACE_ROUNDS:-12}
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || fail "RD_RACE_ROUNDS must be a positive count, not '$rounds'"
-cfg=/sys/kernel/config/ramdisk
 load_module nr_devices=0
-on_exit "echo 0 >$cfg/race/power; rmdir $cfg/race"
-dev=$(configfs_device race 64M cache_mode=writeback) || fail "cannot make the writeback device"
+rd_configure race size=64M cache_mode=writeback power=1
+dev=$RD_DEV
 
 # dm-linear passes a flush down as an empty write with REQ_PREFLUSH, the
 # form a file system's journal commit takes.
@@ -29,7 +28,7 @@ DM_DISABLE_UDEV=1 dmsetup create "$dm" --table "0 $(blockdev --getsz "$dev") lin
 
 # The cutter runs until the writer is done.
 (while [ ! -e "$RD_TMP/stop" ]; do
-	echo 1 >$cfg/race/power_cut
+	echo 1 >"$RD_CONFIGFS/race/power_cut"
 	sleep 0.01
 done) &
 cutter=$!

@@ -5,15 +5,10 @@
 require_root
 require_cmd fio jq udevadm
 
-cfg=/sys/kernel/config/ramdisk
+cfg=$RD_CONFIGFS
 load_module nr_devices=0
-mkdir $cfg/slow
-on_exit "rmdir $cfg/slow"
-echo 64M >$cfg/slow/size
-echo 1 >$cfg/slow/power
-on_exit "echo 0 >$cfg/slow/power"
-udevadm settle
-dev=/dev/ramdisk$(cat $cfg/slow/index)
+rd_configure slow size=64M power=1
+dev=$RD_DEV
 dd if=/dev/zero of="$dev" bs=1M count=64 oflag=direct status=none
 
 # run_fio RW BS IODEPTH [SECONDS]: prints "mean_clat_ns iops bytes_per_s" of
@@ -45,9 +40,9 @@ within() {
 for rw in randread randwrite; do
 	attr=read_latency_ns
 	[ $rw = randread ] || attr=write_latency_ns
-	echo 10000000 >$cfg/slow/$attr
+	echo 10000000 >"$cfg/slow/$attr"
 	read -r lat10 _ <<<"$(run_fio $rw 4k 1)"
-	echo 20000000 >$cfg/slow/$attr
+	echo 20000000 >"$cfg/slow/$attr"
 	read -r lat20 qd1_iops _ <<<"$(run_fio $rw 4k 1)"
 	[ "$lat10" -ge 10000000 ] || fail "$rw mean latency $lat10 ns below the 10 ms setting"
 	within "$lat20" 20000000 10 "QD1 $rw latency, ns" $((lat10 - 10000000))
@@ -61,23 +56,20 @@ for rw in randread randwrite; do
 		[ "$qd8_iops" -ge $((qd1_iops * 3)) ] ||
 			fail "QD8 IOPS $qd8_iops do not overlap (QD1 $qd1_iops)"
 	fi
-	echo 0 >$cfg/slow/$attr
+	echo 0 >"$cfg/slow/$attr"
 done
 
 # Flush latency: fsync of the block device sends a flush, which reaches
 # the device only when it advertises a write cache.
-echo 0 >$cfg/slow/power
-echo writeback >$cfg/slow/cache_mode
-echo 1 >$cfg/slow/power
-udevadm settle
-dev=/dev/ramdisk$(cat $cfg/slow/index)
-echo 200000000 >$cfg/slow/flush_latency_ns
+rd_configure slow power=0 cache_mode=writeback power=1
+dev=$RD_DEV
+echo 200000000 >"$cfg/slow/flush_latency_ns"
 start=$(date +%s%N)
 sync "$dev"
 took=$((($(date +%s%N) - start) / 1000000))
 echo "fsync with a 200 ms flush latency took $took ms"
 [ "$took" -ge 200 ] || fail "fsync took $took ms with a 200 ms flush latency"
-echo 0 >$cfg/slow/flush_latency_ns
+echo 0 >"$cfg/slow/flush_latency_ns"
 
 # Bandwidth: 20 MB/s, or a third of what the device does unthrottled when
 # that is less, so that the limit and not the machine sets the rate (the
@@ -91,10 +83,10 @@ for rw in read write; do
 	[ "$mbps" -le 20 ] || mbps=20
 	[ "$mbps" -ge 1 ] || fail "$rw bandwidth unthrottled is only ${bw%.*} bytes/s"
 	echo "$rw bandwidth unthrottled ${bw%.*} bytes/s; limit $mbps MB/s"
-	echo "$mbps" >$cfg/slow/bandwidth_mbps
+	echo "$mbps" >"$cfg/slow/bandwidth_mbps"
 	read -r _ _ bw <<<"$(run_fio $rw 256k 4)"
 	within "${bw%.*}" $((mbps * 1000000)) 10 "$rw bandwidth, bytes/s"
-	echo 0 >$cfg/slow/bandwidth_mbps
+	echo 0 >"$cfg/slow/bandwidth_mbps"
 done
 
 # All settings 0 again: no delay is left. A 1 s run is thousands of

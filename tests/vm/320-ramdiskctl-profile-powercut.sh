@@ -5,21 +5,21 @@
 require_root
 require_cmd udevadm jq
 
-cfg=/sys/kernel/config/ramdisk
+cfg=$RD_CONFIGFS
 ctl=$RD_BIN/ramdiskctl
 load_module nr_devices=0
-on_exit "echo 0 >$cfg/emu/power; rmdir $cfg/emu"
-dev=$(configfs_device emu 8M cache_mode=writeback) || fail "cannot make the writeback device"
+rd_configure emu size=8M cache_mode=writeback power=1
+dev=$RD_DEV
 
 "$ctl" profile emu ssd >"$RD_TMP/out" || fail "profile ssd"
 cat "$RD_TMP/out"
-assert_eq "$(cat $cfg/emu/read_latency_ns)" 90000 "ssd read latency"
-assert_eq "$(cat $cfg/emu/bandwidth_mbps)" 500 "ssd bandwidth"
+assert_eq "$(cat "$cfg/emu/read_latency_ns")" 90000 "ssd read latency"
+assert_eq "$(cat "$cfg/emu/bandwidth_mbps")" 500 "ssd bandwidth"
 grep -qx "write_latency_ns=30000" "$RD_TMP/out" || fail "profile does not show what it set"
 expect_fail "$ctl" profile emu floppy
-assert_eq "$(cat $cfg/emu/read_latency_ns)" 90000 "latency after a refused profile"
+assert_eq "$(cat "$cfg/emu/read_latency_ns")" 90000 "latency after a refused profile"
 "$ctl" profile "$dev" none >/dev/null || fail "profile none"
-assert_eq "$(cat $cfg/emu/read_latency_ns)" 0 "latency after profile none"
+assert_eq "$(cat "$cfg/emu/read_latency_ns")" 0 "latency after profile none"
 
 head -c 4096 /dev/urandom >"$RD_TMP/data"
 dd if="$RD_TMP/data" of="$dev" bs=4096 oflag=direct status=none
@@ -60,6 +60,6 @@ sync "$dev"
 [[ $(list_row) =~ \ writeback\ +none\ +0\ +pages$ ]] || fail "list row after a flush"
 "$ctl" powercut emu || fail "second powercut"
 cmp -s -n 4096 "$RD_TMP/data" "$dev" || fail "a flushed write was lost at powercut"
-echo 0 >$cfg/emu/power
+echo 0 >"$cfg/emu/power"
 expect_fail "$ctl" powercut emu
 echo ok

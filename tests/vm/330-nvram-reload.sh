@@ -5,7 +5,7 @@
 . "${0%/*}/../lib/common.sh"
 
 phys=$((512 << 20))
-cfs=/sys/kernel/config/ramdisk
+cfs=$RD_CONFIGFS
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
 
 # The header page of the range, as the CPU sees it (the module is unloaded).
@@ -61,30 +61,21 @@ assert_eq "$(header_sum)" "$before" "header after a refused attach"
 
 # configfs: format makes it usable again, once; then a plain attach.
 load_module nr_devices=0
-mkdir "$cfs/nv"
-on_exit "echo 0 >$cfs/nv/power; rmdir $cfs/nv"
-echo $phys >"$cfs/nv/phys_addr"
-echo 64M >"$cfs/nv/phys_size"
+rd_configure nv phys_addr=$phys phys_size=64M
 assert_eq "$(cat "$cfs/nv/size")" $(((64 << 20) - 4096)) "size follows phys_size"
 expect_fail sh -c "echo 1 >$cfs/nv/power"
-echo 1 >"$cfs/nv/format"
-echo 1 >"$cfs/nv/power"
+rd_configure nv format=1 power=1
 assert_eq "$(cat "$cfs/nv/format")" 0 "format after power-on"
-dev=/dev/ramdisk$(cat "$cfs/nv/index")
+dev=$RD_DEV
 assert_eq "$(dev_sum "$dev")" "$(head -c 2M /dev/zero | sha256sum)" "zeros after a format"
 dd if="$RD_TMP/pattern" of="$dev" bs=1M seek=1 oflag=direct status=none
 udevadm settle 2>/dev/null || true
-echo 0 >"$cfs/nv/power"
-echo 1 >"$cfs/nv/power"
-dev=/dev/ramdisk$(cat "$cfs/nv/index")
+rd_configure nv power=0 power=1
+dev=$RD_DEV
 assert_eq "$(dev_sum "$dev")" "$want" "data after power off and on"
 
 # Bad ranges: overlapping another device, System RAM, outside the memory map, unaligned.
-mkdir "$cfs/bad"
-on_exit "rmdir $cfs/bad"
-echo $((phys + (32 << 20))) >"$cfs/bad/phys_addr"
-echo 16M >"$cfs/bad/phys_size"
-echo 1 >"$cfs/bad/format"
+rd_configure bad phys_addr=$((phys + (32 << 20))) phys_size=16M format=1
 expect_fail sh -c "echo 1 >$cfs/bad/power"
 kernel_log | grep -q 'overlaps another device' || fail "no dmesg line for an overlap"
 echo 256M >"$cfs/bad/phys_addr"

@@ -31,5 +31,5 @@ assert_eq "$rc" 2 "exit status of --nvram with --size"
 rc=0
 "$ctl" create --name bad --nvram 256M:64M || rc=$?
 assert_eq "$rc" 2 "exit status of --nvram over System RAM"
-[ ! -e /sys/kernel/config/ramdisk/bad ] || fail "a refused create left its configuration"
+[ ! -e "$RD_CONFIGFS/bad" ] || fail "a refused create left its configuration"
 echo "ramdiskctl --nvram checks passed"

@@ -9,7 +9,7 @@
 require_root
 require_cmd cmp dd udevadm
 
-cfg=/sys/kernel/config/ramdisk
+cfg=$RD_CONFIGFS
 ctl=$RD_BIN/ramdiskctl
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
 phys=$((512 << 20))
@@ -20,14 +20,9 @@ head -c 8192 /dev/urandom >"$RD_TMP/c"
 # nv_up [format]: powers the reserved-memory item "nv" on in writeback
 # mode; sets $dev
 nv_up() {
-	[ -d $cfg/nv ] || mkdir $cfg/nv
-	printf '0x%x\n' $phys >$cfg/nv/phys_addr
-	echo 64M >$cfg/nv/phys_size
-	echo writeback >$cfg/nv/cache_mode
-	echo "${1:-0}" >$cfg/nv/format
-	echo 1 >$cfg/nv/power
-	udevadm settle
-	dev=/dev/ramdisk$(cat $cfg/nv/index)
+	rd_configure nv "phys_addr=$(printf '0x%x' "$phys")" phys_size=64M cache_mode=writeback \
+		format="${1:-0}" power=1
+	dev=$RD_DEV
 }
 
 # cached FILE OFFSET: writes FILE there without a flush; it stays dirty
@@ -44,12 +39,11 @@ holds() {
 }
 
 load_module nr_devices=0
-on_exit "echo 0 >$cfg/nv/power 2>/dev/null; rmdir $cfg/nv 2>/dev/null"
 
 # configfs power=0
 nv_up 1
 cached "$RD_TMP/a" 0
-echo 0 >$cfg/nv/power
+echo 0 >"$cfg/nv/power"
 dmesg -c >/dev/null
 nv_up
 holds "$RD_TMP/a" 0 "data cached at power=0 was lost"
@@ -63,11 +57,11 @@ holds "$RD_TMP/a" 0 "data written back at power=0 was lost later"
 holds "$RD_TMP/c" 131072 "data cached at ramdiskctl remove was lost"
 
 # A RAM device: power=0 with dirty data frees every page, cache and store.
-echo 0 >$cfg/nv/power
-rmdir $cfg/nv
-dev=$(configfs_device ram 16M cache_mode=writeback) || fail "cannot make the RAM device"
-on_exit "echo 0 >$cfg/ram/power 2>/dev/null; rmdir $cfg/ram 2>/dev/null"
+echo 0 >"$cfg/nv/power"
+rmdir "$cfg/nv"
+rd_configure ram size=16M cache_mode=writeback power=1
+dev=$RD_DEV
 cached "$RD_TMP/a" 0
-echo 0 >$cfg/ram/power
+echo 0 >"$cfg/ram/power"
 assert_eq "$(cat /sys/module/ramdisk/parameters/allocated_pages)" 0 "pages left after power=0"
 echo "ok"

@@ -8,7 +8,7 @@ require_cmd setpriv udevadm
 getent passwd nobody >/dev/null || skip "no user nobody"
 
 phys=$((512 << 20))
-cfs=/sys/kernel/config/ramdisk
+cfs=$RD_CONFIGFS
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
 as_nobody() {
 	setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"
@@ -21,20 +21,10 @@ ctl=$RD_TMP/ramdiskctl
 # ramdisk0 in the first half of the range, a configfs device in the
 # second, and one in RAM.
 load_module phys_addr=$phys phys_size=32M format=1
-mkdir $cfs/nv
-on_exit "rmdir $cfs/nv"
-echo $((phys + (32 << 20))) >$cfs/nv/phys_addr
-echo 32M >$cfs/nv/phys_size
-echo 1 >$cfs/nv/format
-echo 1 >$cfs/nv/power
-on_exit "echo 0 >$cfs/nv/power"
-nv=ramdisk$(cat $cfs/nv/index)
-mkdir $cfs/ram
-on_exit "rmdir $cfs/ram"
-echo 16M >$cfs/ram/size
-echo 1 >$cfs/ram/power
-on_exit "echo 0 >$cfs/ram/power"
-ram=ramdisk$(cat $cfs/ram/index)
+rd_configure nv phys_addr=$((phys + (32 << 20))) phys_size=32M format=1 power=1
+nv=${RD_DEV#/dev/}
+rd_configure ram size=16M power=1
+ram=${RD_DEV#/dev/}
 udevadm settle
 
 params=/sys/module/ramdisk/parameters
@@ -52,19 +42,19 @@ root_only() {
 root_only /sys/block/ramdisk0/ramdisk/backing 400
 root_only "/sys/block/$nv/ramdisk/backing" 400
 root_only "/sys/block/$ram/ramdisk/backing" 400
-root_only $cfs/nv/phys_addr 600
+root_only "$cfs/nv/phys_addr" 600
 root_only $params/phys_addr 400
 read -r kind addr _ </sys/block/ramdisk0/ramdisk/backing
 assert_eq "$kind $addr" "phys 0x20000000" "ramdisk0's backing as root"
-assert_eq "$(cat $cfs/nv/phys_addr)" 0x22000000 "nv's phys_addr as root"
+assert_eq "$(cat "$cfs/nv/phys_addr")" 0x22000000 "nv's phys_addr as root"
 assert_eq "$(cat $params/phys_addr)" $phys "the phys_addr parameter as root"
 # sizes tell no address: everybody reads them
-assert_eq "$(as_nobody cat $cfs/nv/phys_size)" $((32 << 20)) "nv's phys_size as nobody"
+assert_eq "$(as_nobody cat "$cfs/nv/phys_size")" $((32 << 20)) "nv's phys_size as nobody"
 assert_eq "$(as_nobody cat $params/phys_size)" $((32 << 20)) "the phys_size parameter as nobody"
-assert_eq "$(stat -c %a $cfs/nv/phys_size)" 644 "mode of nv's phys_size"
+assert_eq "$(stat -c %a "$cfs/nv/phys_size")" 644 "mode of nv's phys_size"
 # a user who cannot read a file cannot write it either; root still writes
 as_nobody sh -c "echo 0 >$cfs/ram/phys_addr" 2>/dev/null && fail "nobody wrote ram's phys_addr"
-echo 0x0 >$cfs/ram/phys_addr 2>/dev/null && fail "root changed phys_addr of a powered device"
+echo 0x0 >"$cfs/ram/phys_addr" 2>/dev/null && fail "root changed phys_addr of a powered device"
 kernel_log | grep -q "ram: phys_addr cannot change while powered" ||
 	fail "root's write to phys_addr did not reach the module"
 

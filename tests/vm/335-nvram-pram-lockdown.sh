@@ -7,7 +7,7 @@
 # This test locks the kernel down at its end, which only a reboot undoes:
 # it must stay the only test of its boot (no other test has its VMOPTS).
 phys=$((640 << 20))
-cfs=/sys/kernel/config/ramdisk
+cfs=$RD_CONFIGFS
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
 
 # memmap=16M!640M: legacy persistent memory for the kernel, RAM for the firmware.
@@ -19,11 +19,7 @@ done)
 assert_eq "$fw" "System RAM" "the firmware's type of the range memmap=! set aside"
 
 load_module nr_devices=0
-mkdir "$cfs/pram"
-on_exit "rmdir $cfs/pram"
-echo $phys >"$cfs/pram/phys_addr"
-echo 16M >"$cfs/pram/phys_size"
-echo 1 >"$cfs/pram/format"
+rd_configure pram phys_addr=$phys phys_size=16M format=1
 
 # The pmem driver, when loaded, claims the range as a namespace: another
 # driver's memory, refused without a write.
@@ -45,15 +41,13 @@ else
 fi
 
 # Not held: formatted, written, and the same data after power off and on.
-echo 1 >"$cfs/pram/power"
-on_exit "echo 0 >$cfs/pram/power"
-dev=/dev/ramdisk$(cat "$cfs/pram/index")
+rd_configure pram power=1
+dev=$RD_DEV
 head -c 1M /dev/urandom >"$RD_TMP/pattern"
 dd if="$RD_TMP/pattern" of="$dev" bs=1M oflag=direct status=none
 udevadm settle 2>/dev/null || true
-echo 0 >"$cfs/pram/power"
-echo 1 >"$cfs/pram/power"
-dev=/dev/ramdisk$(cat "$cfs/pram/index")
+rd_configure pram power=0 power=1
+dev=$RD_DEV
 assert_eq "$(head -c 1M "$dev" | sha256sum)" "$(sha256sum <"$RD_TMP/pattern")" "data after power off and on"
 
 # Locked down (as Secure Boot makes it), the kernel refuses raw physical

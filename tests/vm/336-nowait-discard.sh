@@ -14,7 +14,6 @@
 require_root
 require_cmd blkdiscard blockdev cmp dd udevadm
 
-cfg=/sys/kernel/config/ramdisk
 discard=$RD_TOP/build/test-bin/uring-discard
 trace=/sys/kernel/tracing
 event=$trace/events/block/block_bio_complete
@@ -28,7 +27,7 @@ tidy() {
 	echo 0 >$event/enable
 	echo 0 >$event/filter
 	local d
-	for d in "$cfg"/*/; do
+	for d in "$RD_CONFIGFS"/*/; do
 		[ -d "$d" ] || continue
 		echo 0 >"$d/power"
 		rmdir "$d"
@@ -73,7 +72,8 @@ zeros() {
 		<(head -c "$3" /dev/zero) || fail "$1: [$2, +$3) does not read zeros"
 }
 
-dev=$(configfs_device pages 64M) || fail "cannot make a 64 MiB device"
+rd_configure pages size=64M power=1
+dev=$RD_DEV
 out=$("$discard" "$dev" 0 4096) || {
 	[ "$out" = unsupported ] &&
 		skip "this kernel has no io_uring discard (BLOCK_URING_CMD_DISCARD, 6.12 and later): nothing can send the driver a discard that must not wait"
@@ -104,23 +104,15 @@ blkdiscard -z -o 0 -l $((2 << 20)) "$dev"
 zeros "$dev" 0 $((2 << 20))
 
 # writeback: every bio that must not wait goes back to its caller
-echo 0 >$cfg/pages/power
-echo writeback >$cfg/pages/cache_mode
-echo 1 >$cfg/pages/power
-udevadm settle
-dev=/dev/ramdisk$(cat $cfg/pages/index)
+rd_configure pages power=0 cache_mode=writeback power=1
+dev=$RD_DEV
 dd if=/dev/urandom of="$dev" bs=1M count=1 oflag=direct status=none
 nowait_discard "$dev" 0 $((64 << 10)) "0+128=-11 0+128=0"
 zeros "$dev" 0 $((64 << 10))
 
 # reserved memory (64 MiB at 512 MiB, a header page, then the data)
-mkdir $cfg/nv
-printf '0x%x\n' $((512 << 20)) >$cfg/nv/phys_addr
-echo 64M >$cfg/nv/phys_size
-echo 1 >$cfg/nv/format
-echo 1 >$cfg/nv/power
-udevadm settle
-dev=/dev/ramdisk$(cat $cfg/nv/index)
+rd_configure nv "phys_addr=$(printf '0x%x' $((512 << 20)))" phys_size=64M format=1 power=1
+dev=$RD_DEV
 head -c $((1 << 20)) /dev/urandom >"$RD_TMP/mark"
 dd if=/dev/urandom of="$dev" bs=1M count=8 oflag=direct status=none
 dd if="$RD_TMP/mark" of="$dev" bs=1M seek=40 oflag=direct status=none

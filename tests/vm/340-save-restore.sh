@@ -5,7 +5,6 @@
 require_cmd udevadm
 
 ctl=$RD_BIN/ramdiskctl
-cfs=/sys/kernel/config/ramdisk
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
 load_module nr_devices=2 size=4G
 
@@ -59,11 +58,8 @@ printf %b "\\0$(printf %03o $((byte ^ 255)))" |
 	dd of="$RD_TMP/corrupt" bs=1 seek=5000 conv=notrunc status=none
 cmp -s "$RD_TMP/img" "$RD_TMP/corrupt" && fail "byte 5000 of the copy did not change"
 expect_status 8 "$ctl" restore "$RD_TMP/corrupt" /dev/ramdisk1
-mkdir "$cfs/small"
-on_exit "echo 0 >$cfs/small/power; rmdir $cfs/small"
-echo 1G >"$cfs/small/size"
-echo 1 >"$cfs/small/power"
-expect_status 9 "$ctl" restore "$RD_TMP/img" /dev/ramdisk"$(cat "$cfs/small/index")"
+rd_configure small size=1G power=1
+expect_status 9 "$ctl" restore "$RD_TMP/img" "$RD_DEV"
 assert_eq "$(marker)" "$before" "target after refused restores"
 
 # A writeback device: the image holds what a read returns, including
@@ -71,12 +67,8 @@ assert_eq "$(marker)" "$before" "target after refused restores"
 # the save still loses them).
 # power_up NAME MODE: a 16M device; sets $powered to its path
 power_up() {
-	mkdir "$cfs/$1"
-	on_exit "echo 0 >$cfs/$1/power; rmdir $cfs/$1"
-	echo 16M >"$cfs/$1/size"
-	echo "$2" >"$cfs/$1/cache_mode"
-	echo 1 >"$cfs/$1/power"
-	powered=/dev/ramdisk$(cat "$cfs/$1/index")
+	rd_configure "$1" size=16M cache_mode="$2" power=1
+	powered=$RD_DEV
 }
 power_up wb writeback
 wb=$powered
@@ -98,7 +90,7 @@ assert_eq "$dirty" $((68 << 10)) "dirty bytes before the save"
 assert_eq "$(sysfs_stat "$wb" dirty_bytes)" "$dirty" "dirty bytes after the save"
 "$ctl" restore "$RD_TMP/wb.img" "$wt"
 assert_eq "$(sha256sum <"$wt")" "$(sha256sum <"$wb")" "device restored from a writeback device's image"
-echo 1 >"$cfs/wb/power_cut"
+echo 1 >"$RD_CONFIGFS/wb/power_cut"
 dd if="$wb" bs=64K skip=100 count=1 iflag=direct status=none | cmp -s - <(head -c 64K /dev/zero) ||
 	fail "the un-flushed run survived a power cut after the save"
 echo "save/restore checks passed"

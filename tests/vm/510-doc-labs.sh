@@ -25,7 +25,7 @@ tidy() {
 		umount "$m"
 	done
 	dmsetup remove lab4fs
-	for d in /sys/kernel/config/ramdisk/*/; do
+	for d in "$RD_CONFIGFS"/*/; do
 		[ -d "$d" ] || continue
 		echo 0 >"$d/power"
 		rmdir "$d"

@@ -19,7 +19,7 @@ tidy() {
 	awk '$1 ~ "^/dev/ramdisk" {print $2}' /proc/mounts | sort -r | while read -r m; do
 		umount "$m"
 	done
-	for d in /sys/kernel/config/ramdisk/*/; do
+	for d in "$RD_CONFIGFS"/*/; do
 		[ -d "$d" ] || continue
 		echo 0 >"$d/power"
 		rmdir "$d"
@@ -71,7 +71,7 @@ else
 	tail -n 25 "$RD_TMP/out"
 	failed+=("$page ($(grep '^>>> ' "$RD_TMP/out" | tail -n 1))")
 fi
-if find /sys/kernel/config/ramdisk -mindepth 1 -maxdepth 1 -type d | grep -q .; then
+if find "$RD_CONFIGFS" -mindepth 1 -maxdepth 1 -type d | grep -q .; then
 	failed+=("$page left a configfs device behind")
 fi
 tidy >/dev/null 2>&1 || true

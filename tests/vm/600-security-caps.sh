@@ -7,9 +7,9 @@ require_cmd setpriv blockdev
 getent passwd nobody >/dev/null || skip "no user nobody"
 getent group disk >/dev/null || skip "no group disk"
 
-cfg=/sys/kernel/config/ramdisk
+cfg=$RD_CONFIGFS
 load_module nr_devices=1 size=8M
-[ -d $cfg ] || fail "$cfg is missing"
+[ -d "$cfg" ] || fail "$cfg is missing"
 
 # Root with CAP_SYS_ADMIN gone from every set, as in a container or a
 # sandboxed service: still uid 0, so the 0644 root-owned files let it in.
@@ -48,21 +48,13 @@ refused_writes() {
 }
 
 # A powered writeback device with dirty data, and an unpowered configuration.
-mkdir $cfg/on
-on_exit "rmdir $cfg/on"
-echo 16M >$cfg/on/size
-echo writeback >$cfg/on/cache_mode
-echo 1 >$cfg/on/power
-on_exit "echo 0 >$cfg/on/power"
-idx=$(cat $cfg/on/index)
-dev=/dev/ramdisk$idx
-udevadm settle
+rd_configure on size=16M cache_mode=writeback power=1
+dev=$RD_DEV
 head -c 1M /dev/urandom >"$RD_TMP/data"
 dd if="$RD_TMP/data" of="$dev" bs=64K oflag=direct status=none
 dirty=$(sysfs_stat "$dev" dirty_bytes)
 [ "$dirty" -gt 0 ] || fail "no dirty bytes on the writeback device"
-mkdir $cfg/off
-on_exit "rmdir $cfg/off"
+rd_configure off
 
 snapshot() {
 	local d f
@@ -72,7 +64,7 @@ snapshot() {
 		done
 	done
 	echo /sys/block/ramdisk*
-	ls $cfg
+	ls "$cfg"
 }
 snapshot >"$RD_TMP/before"
 
@@ -93,7 +85,7 @@ value_for() {
 }
 
 dmesg -C
-IFS=, read -r -a attrs <$cfg/features
+IFS=, read -r -a attrs <"$cfg/features"
 [ "${#attrs[@]}" -gt 10 ] || fail "features lists only: ${attrs[*]}"
 for a in "${attrs[@]}"; do
 	[ "$a" = index ] && continue # read-only for everybody
@@ -109,18 +101,18 @@ refused_writes as_nobody "Permission denied"
 echo "refused $checked attribute writes twice each"
 
 # mkdir: EPERM without the capability, EACCES for a plain user.
-nocap mkdir $cfg/intruder 2>"$RD_TMP/err" && fail "mkdir without CAP_SYS_ADMIN succeeded"
+nocap mkdir "$cfg/intruder" 2>"$RD_TMP/err" && fail "mkdir without CAP_SYS_ADMIN succeeded"
 grep -q "Operation not permitted" "$RD_TMP/err" || fail "mkdir said: $(cat "$RD_TMP/err")"
-as_nobody mkdir $cfg/intruder 2>"$RD_TMP/err" && fail "mkdir as nobody succeeded"
+as_nobody mkdir "$cfg/intruder" 2>"$RD_TMP/err" && fail "mkdir as nobody succeeded"
 grep -q "Permission denied" "$RD_TMP/err" || fail "mkdir said: $(cat "$RD_TMP/err")"
-[ ! -e $cfg/intruder ] || fail "a refused mkdir left $cfg/intruder"
+[ ! -e "$cfg/intruder" ] || fail "a refused mkdir left $cfg/intruder"
 
 # rmdir of a powered device: configfs asks no capability, but a powered
 # directory is pinned, so it is EBUSY without the capability (and with it),
 # EACCES for a plain user; the disk stays (the snapshot below).
-nocap rmdir $cfg/on 2>"$RD_TMP/err" && fail "rmdir of a powered device without CAP_SYS_ADMIN succeeded"
+nocap rmdir "$cfg/on" 2>"$RD_TMP/err" && fail "rmdir of a powered device without CAP_SYS_ADMIN succeeded"
 grep -q "busy" "$RD_TMP/err" || fail "rmdir without CAP_SYS_ADMIN said: $(cat "$RD_TMP/err")"
-as_nobody rmdir $cfg/on 2>"$RD_TMP/err" && fail "rmdir as nobody succeeded"
+as_nobody rmdir "$cfg/on" 2>"$RD_TMP/err" && fail "rmdir as nobody succeeded"
 grep -q "Permission denied" "$RD_TMP/err" || fail "rmdir as nobody said: $(cat "$RD_TMP/err")"
 
 # Nothing changed: attributes, devices, dirty data, no power cut.
@@ -146,9 +138,9 @@ as_disk_user blockdev --flushbufs "$dev" 2>/dev/null && fail "BLKFLSBUF as a use
 as_disk_user blockdev --rereadpt "$dev" 2>/dev/null && fail "BLKRRPART as a user succeeded"
 
 # The administrator still can: the refusals were the capability, not a bug.
-echo 1 >$cfg/on/power_cut
+echo 1 >"$cfg/on/power_cut"
 assert_eq "$(sysfs_stat "$dev" power_cuts)" 1 "power cuts after the administrator's cut"
-echo 0 >$cfg/on/power
-echo 4096 >$cfg/off/block_size
-mkdir $cfg/admin && rmdir $cfg/admin
+echo 0 >"$cfg/on/power"
+echo 4096 >"$cfg/off/block_size"
+mkdir "$cfg/admin" && rmdir "$cfg/admin"
 echo "root without CAP_SYS_ADMIN and nobody were refused; the administrator was not"

@@ -5,7 +5,6 @@
 require_root
 require_cmd blkdiscard cmp
 
-cfg=/sys/kernel/config/ramdisk
 load_module nr_devices=0
 
 # Pages freed by one device return to the page allocator and are handed to
@@ -21,21 +20,14 @@ pattern() {
 pattern "$marker" 32 "$RD_TMP/secret"
 pattern NEW-DATA 4 "$RD_TMP/new"
 
-drop_dev() {
-	echo 0 >$cfg/"$1"/power
-	rmdir $cfg/"$1"
-}
-on_exit 'for d in '$cfg'/*/; do [ -d "$d" ] && { echo 0 >"$d/power"; rmdir "$d"; }; done'
-
 # Fills a 32 MiB device with the marker, flushes, removes it: its pages are
 # free again, holding the marker.
 plant_secret() {
-	local dev
-	dev=$(configfs_device plant 32M "$@")
-	dd if="$RD_TMP/secret" of="$dev" bs=1M oflag=direct status=none
-	blockdev --flushbufs "$dev"
+	rd_configure plant size=32M "$@" power=1
+	dd if="$RD_TMP/secret" of="$RD_DEV" bs=1M oflag=direct status=none
+	blockdev --flushbufs "$RD_DEV"
 	sync
-	drop_dev plant
+	rd_unconfigure plant
 }
 
 # DEV BYTES: the first BYTES of DEV hold no marker byte sequence.
@@ -48,19 +40,18 @@ no_secret() {
 for mode in writethrough writeback; do
 	echo "--- $mode"
 	# Remove and re-create: the same configuration reads zeros.
-	dev=$(configfs_device again 32M cache_mode=$mode)
-	dd if="$RD_TMP/secret" of="$dev" bs=1M oflag=direct status=none
-	echo 0 >$cfg/again/power
-	echo 1 >$cfg/again/power
-	udevadm settle
-	dev=/dev/ramdisk$(cat $cfg/again/index)
+	rd_configure again size=32M cache_mode=$mode power=1
+	dd if="$RD_TMP/secret" of="$RD_DEV" bs=1M oflag=direct status=none
+	rd_configure again power=0 power=1
+	dev=$RD_DEV
 	cmp -n $((32 << 20)) "$dev" /dev/zero || fail "$mode: a re-created device is not all zeros"
-	drop_dev again
+	rd_unconfigure again
 
 	# Sub-page writes into fresh pages: the rest of each page reads zeros
 	# even when the allocator hands back pages of the removed device.
 	plant_secret cache_mode=$mode
-	dev=$(configfs_device fresh 32M cache_mode=$mode)
+	rd_configure fresh size=32M cache_mode=$mode power=1
+	dev=$RD_DEV
 	for ((i = 0; i < 64; i++)); do
 		dd if="$RD_TMP/new" of="$dev" bs=512 count=1 seek=$((i * 256 + i % 8)) \
 			oflag=direct status=none
@@ -80,12 +71,13 @@ for mode in writethrough writeback; do
 		fail "$mode: a sub-page discard did not zero its sectors"
 	dd if="$RD_TMP/new" of="$dev" bs=512 count=1 seek=1 oflag=direct status=none
 	no_secret "$dev" $((4 << 20)) "$mode, a page written again after discard"
-	drop_dev fresh
+	rd_unconfigure fresh
 
 	# A write that hits mem_limit: the pages it could not get read zeros,
 	# the ones it got hold only the new data.
 	plant_secret cache_mode=$mode
-	dev=$(configfs_device limited 32M cache_mode=$mode mem_limit=1M cache_size=1M)
+	rd_configure limited size=32M cache_mode=$mode mem_limit=1M cache_size=1M power=1
+	dev=$RD_DEV
 	status=0
 	dd if="$RD_TMP/new" of="$dev" bs=4M count=1 oflag=direct,sync status=none 2>"$RD_TMP/err" ||
 		status=$?
@@ -100,7 +92,7 @@ for mode in writethrough writeback; do
 	# every byte is a zero or the new pattern
 	head -c $((8 << 20)) "$dev" | tr -d '\0NEWDAT-' | cmp - /dev/null ||
 		fail "$mode: bytes other than zeros and the new data after hitting mem_limit"
-	drop_dev limited
+	rd_unconfigure limited
 done
 assert_eq "$(cat /sys/module/ramdisk/parameters/allocated_pages)" 0 "module pages at the end"
 echo "no stale data after re-create, sub-page writes, discard and mem_limit, in both modes"

@@ -11,8 +11,8 @@ seed=${RD_FUZZ_SEED:-20261130}
 steps=${RD_FUZZ_STEPS:-6000}
 
 load_module nr_devices=0
-cfg=/sys/kernel/config/ramdisk
-on_exit 'for d in '$cfg'/*/; do [ -d "$d" ] && { echo 0 >"$d/power"; rmdir "$d"; }; done'
+# rdfuzz makes and removes items of its own: remove whatever it left
+on_exit 'for d in "$RD_CONFIGFS"/*/; do [ -d "$d" ] && { echo 0 >"$d/power"; rmdir "$d"; }; done'
 
 # run NAME: one run with the seed, its log in $RD_TMP/NAME.log.
 run() {
@@ -43,7 +43,7 @@ cut -d '|' -f 1 "$RD_TMP/second.log" >"$RD_TMP/second.draws"
 cmp "$RD_TMP/first.draws" "$RD_TMP/second.draws" || fail "seed $seed did not replay the same steps"
 
 # Nothing left: no directory, no device, no page.
-left=$(find $cfg -mindepth 1 -maxdepth 1 -type d | wc -l)
+left=$(find "$RD_CONFIGFS" -mindepth 1 -maxdepth 1 -type d | wc -l)
 assert_eq "$left" 0 "configfs directories left by rdfuzz"
 assert_eq "$(cat /sys/module/ramdisk/parameters/allocated_pages)" 0 "module pages after rdfuzz"
 echo "seed $seed: $steps steps twice, $verified bytes verified, no report"
