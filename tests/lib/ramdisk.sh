@@ -121,10 +121,3 @@ rd_unconfigure() {
 	done
 	rmdir "$item"
 }
-
-# NAME SIZE [ATTR=VALUE...]: the old way, until its callers use
-# rd_configure: makes NAME with these attributes, powers it on and prints
-# its device node; no cleanup.
-configfs_device() {
-	mkdir "$RD_CONFIGFS/$1" && rd_set "$1" "size=$2" "${@:3}" power=1 && rd_dev "$1"
-}

@@ -23,7 +23,7 @@ done
 echo "stress: RD_STRESS_SECONDS=$secs RD_POWER_CUTS=$cuts RD_SEED=$seed (set them to replay)"
 RANDOM=$seed
 
-cfg=/sys/kernel/config/ramdisk
+cfg=$RD_CONFIGFS
 stats=$RD_TMP/stats
 mkdir -p "$stats"
 pages() { cat /sys/module/ramdisk/parameters/allocated_pages; }
@@ -40,30 +40,26 @@ if [ "$cuts" -gt 0 ]; then
 		>"$RD_TMP/305.log" 2>&1) &
 	fs_cut_pid=$!
 	for ((i = 0; i < 600; i++)); do
-		[ -d $cfg ] && break
+		[ -d "$cfg" ] && break
 		sleep 0.2
 	done
-	[ -d $cfg ] || fail "test 305 did not load the module: $(tail -n 3 "$RD_TMP/305.log")"
+	[ -d "$cfg" ] || fail "test 305 did not load the module: $(tail -n 3 "$RD_TMP/305.log")"
 else
 	load_module nr_devices=0
 fi
 on_exit "unload_module"
-on_exit 'for d in '$cfg'/stress-*/; do [ -d "$d" ] && { echo 0 >"$d/power"; rmdir "$d"; }; done'
+on_exit 'for d in "$RD_CONFIGFS"/stress-*/; do d=${d%/}; rd_unconfigure "${d##*/}"; done'
 
 # NAME SIZE [ATTR=VALUE...]: a powered configuration; prints its device.
+# The workers call it in subshells, so it registers no cleanup (the one
+# above removes every stress-* item): rd_set, not rd_configure.
 make_dev() {
-	configfs_device "stress-$1" "${@:2}"
+	mkdir "$cfg/stress-$1" && rd_set "stress-$1" "size=$2" "${@:3}" power=1 && rd_dev "stress-$1"
 }
 
 # NAME: power off (retried while udev still holds the disk) and rmdir.
 drop_dev() {
-	local d=$cfg/stress-$1 i
-	for ((i = 0; i < 50; i++)); do
-		echo 0 >"$d/power" 2>/dev/null && break
-		udevadm settle
-		sleep 0.1
-	done
-	rmdir "$d"
+	rd_unconfigure "stress-$1"
 }
 
 # Set when every device exists; each worker does at least one round.
@@ -172,14 +168,14 @@ cut_worker() {
 	RANDOM=$((seed + 30))
 	while :; do
 		head -c 2M /dev/urandom >"$want"
-		echo $((RANDOM % 101)) >$cfg/$name/power_cut_drop_percent
-		echo $((seed + n)) >$cfg/$name/power_cut_seed
+		echo $((RANDOM % 101)) >"$cfg/$name/power_cut_drop_percent"
+		echo $((seed + n)) >"$cfg/$name/power_cut_seed"
 		dd if="$want" of="$dev" bs=256K oflag=direct conv=fsync status=none ||
 			{ finish_worker cut 1; return; }
 		# not flushed: may be lost
 		dd if=/dev/urandom of="$dev" bs=256K seek=16 count=8 oflag=direct status=none ||
 			{ finish_worker cut 1; return; }
-		echo 1 >$cfg/$name/power_cut
+		echo 1 >"$cfg/$name/power_cut"
 		if ! cmp -n $((2 << 20)) "$want" "$dev"; then
 			echo "power cut $n: flushed data changed"
 			finish_worker cut 1
