@@ -366,12 +366,32 @@ static const struct rd_store_ops rd_cache_ops = {
 };
 
 /*
- * Loses the cached writes. With drop_percent below 100 each cached page
- * is lost or kept whole, by a PRNG seeded from seed and the number of
- * earlier cuts, so a test can replay the same loss. Returns the bytes of
- * completed writes that were lost.
+ * Each logical block of one page that holds dirty sectors is kept or lost
+ * on a draw of its own, so a write of several blocks can come back torn,
+ * as from a disk that lost power with part of it on the medium; never
+ * inside a block, which a disk writes whole.
  */
-u64 rd_cache_power_cut(struct rd_cache *c, unsigned int drop_percent, u64 seed)
+static void rd_cache_cut_blocks(struct rd_cache *c, unsigned long index, struct rd_cache_page *cp,
+				const struct rd_cut *cut, struct rnd_state *rnd)
+{
+	unsigned int step = cut->block_size >> SECTOR_SHIFT;
+	unsigned int first;
+
+	for (first = 0; first < RD_SECTORS_PER_PAGE; first += step)
+		if (rd_dirty_in(cp->dirty, first, first + step) &&
+		    prandom_u32_state(rnd) % 100 >= cut->drop_percent)
+			rd_cache_page_writeback(c, index, cp, first, first + step);
+}
+
+/*
+ * Loses the cached writes. With drop_percent below 100 each cached page
+ * (RD_CUT_PAGE) or each logical block holding dirty sectors
+ * (RD_CUT_SECTOR) is lost or kept, by a PRNG seeded from the seed and the
+ * number of earlier cuts, so a test can replay the same loss. Returns the
+ * bytes of completed writes that were lost. What cannot be kept is lost,
+ * as it would be anyway.
+ */
+u64 rd_cache_power_cut(struct rd_cache *c, const struct rd_cut *cut)
 {
 	struct rnd_state rnd;
 	struct rd_cache_page *cp;
@@ -379,10 +399,12 @@ u64 rd_cache_power_cut(struct rd_cache *c, unsigned int drop_percent, u64 seed)
 	u64 lost = 0;
 
 	mutex_lock(&c->lock);
-	prandom_seed_state(&rnd, seed + atomic_long_read(&c->power_cuts));
+	prandom_seed_state(&rnd, cut->seed + atomic_long_read(&c->power_cuts));
 	xa_for_each(&c->pages, index, cp) {
-		/* a page that cannot be kept is lost, as it would be anyway */
-		if (drop_percent < 100 && prandom_u32_state(&rnd) % 100 >= drop_percent)
+		if (cut->drop_percent < 100 && cut->unit == RD_CUT_SECTOR)
+			rd_cache_cut_blocks(c, index, cp, cut, &rnd);
+		else if (cut->drop_percent < 100 &&
+			 prandom_u32_state(&rnd) % 100 >= cut->drop_percent)
 			rd_cache_page_writeback(c, index, cp, 0, RD_SECTORS_PER_PAGE);
 		lost += (u64)bitmap_weight(cp->dirty, RD_SECTORS_PER_PAGE) << SECTOR_SHIFT;
 		rd_cache_page_free(c, index, cp);

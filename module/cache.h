@@ -12,6 +12,19 @@
 struct rd_cache;
 struct rd_store;
 
+/* What a power cut below 100% keeps or loses on one draw. */
+enum rd_cut_unit {
+	RD_CUT_PAGE, /* a cached page, whole */
+	RD_CUT_SECTOR, /* each logical block (sector): writes come back torn */
+};
+
+struct rd_cut {
+	unsigned int drop_percent; /* share of the units lost */
+	u64 seed;
+	enum rd_cut_unit unit;
+	unsigned int block_size; /* the device's logical block, at most a page */
+};
+
 struct rd_cache *rd_cache_create(struct rd_store *durable, u64 cache_size);
 void rd_cache_destroy(struct rd_cache *cache);
 /* the store the I/O path reads and writes through while the cache exists */
@@ -19,7 +32,7 @@ struct rd_store *rd_cache_store(struct rd_cache *cache);
 /* 0 or the durable store's errno; the I/O path reaches it as the store's flush */
 int rd_cache_flush(struct rd_cache *cache);
 /* the bytes of completed writes the cut lost */
-u64 rd_cache_power_cut(struct rd_cache *cache, unsigned int drop_percent, u64 seed);
+u64 rd_cache_power_cut(struct rd_cache *cache, const struct rd_cut *cut);
 long rd_cache_pages(struct rd_cache *cache);
 u64 rd_cache_dirty_bytes(struct rd_cache *cache);
 long rd_cache_power_cuts(struct rd_cache *cache);

@@ -70,7 +70,59 @@ static inline struct gendisk *rd_compat_alloc_disk(struct queue_limits *lim, int
 	blk_queue_max_discard_sectors(q, lim->max_hw_discard_sectors);
 	blk_queue_max_write_zeroes_sectors(q, lim->max_write_zeroes_sectors);
 	q->limits.discard_granularity = lim->discard_granularity;
+	if (lim->io_min)
+		blk_queue_io_min(q, lim->io_min);
+	if (lim->io_opt)
+		blk_queue_io_opt(q, lim->io_opt);
 	return disk;
+}
+#endif
+
+/*
+ * 6.15: logical blocks above the page size (BLK_MAX_BLOCK_SIZE, 64 KiB
+ * where the kernel can cache a block in a large folio); before, a logical
+ * block was at most a page.
+ */
+#ifdef BLK_MAX_BLOCK_SIZE
+#define RD_COMPAT_MAX_BLOCK_SIZE BLK_MAX_BLOCK_SIZE
+#else
+#define RD_COMPAT_MAX_BLOCK_SIZE PAGE_SIZE
+#endif
+
+#ifdef HAVE_QUEUE_LIMITS_COMMIT_UPDATE_FROZEN
+/* 6.12: a limits update of a live queue is made with the queue frozen. */
+static inline int rd_compat_commit_live_limits(struct request_queue *q, struct queue_limits *lim)
+{
+	return queue_limits_commit_update_frozen(q, lim);
+}
+#elif defined(HAVE_QUEUE_LIMITS_FEATURES)
+/* 6.11: the caller of queue_limits_commit_update() froze the queue if it had to. */
+static inline int rd_compat_commit_live_limits(struct request_queue *q, struct queue_limits *lim)
+{
+	return queue_limits_commit_update(q, lim);
+}
+#endif
+
+#ifdef HAVE_QUEUE_LIMITS_FEATURES
+/* 6.11: rotational is a queue feature in queue_limits. */
+static inline int rd_compat_set_rotational(struct gendisk *disk, bool rotational)
+{
+	struct queue_limits lim = queue_limits_start_update(disk->queue);
+
+	if (rotational)
+		lim.features |= BLK_FEAT_ROTATIONAL;
+	else
+		lim.features &= ~BLK_FEAT_ROTATIONAL;
+	return rd_compat_commit_live_limits(disk->queue, &lim);
+}
+#else
+static inline int rd_compat_set_rotational(struct gendisk *disk, bool rotational)
+{
+	if (rotational)
+		blk_queue_flag_clear(QUEUE_FLAG_NONROT, disk->queue);
+	else
+		blk_queue_flag_set(QUEUE_FLAG_NONROT, disk->queue);
+	return 0;
 }
 #endif
 

@@ -2,8 +2,9 @@
 /*
  * Run-time configuration under /sys/kernel/config/ramdisk/: mkdir NAME
  * makes a configuration, `power` turns it into /dev/ramdiskN and back,
- * rmdir drops it. Attributes other than mem_limit, spare_pages and the
- * latency, bandwidth and power-cut ones are fixed while powered.
+ * rmdir drops it. Attributes other than mem_limit, spare_pages,
+ * rotational and the latency, bandwidth and power-cut ones are fixed while
+ * powered.
  *
  * A powered configuration pins its directory, so rmdir gets EBUSY until
  * `power` is 0 again. configfs decides rmdir before asking the module
@@ -21,6 +22,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "cache.h"
 #include "ramdisk.h"
 #include "store.h"
 
@@ -186,9 +188,12 @@ RD_CFG_ATTR(bandwidth_mbps, 0644, "%u", rd_cfg_parse_uint, rd_dev_set_throttle);
 RD_CFG_ATTR(block_size, 0644, "%u", rd_cfg_parse_uint, NULL);
 RD_CFG_ATTR(cache_size, 0644, "%llu", rd_cfg_parse_size, NULL);
 RD_CFG_ATTR(flush_latency_ns, 0644, "%u", rd_cfg_parse_uint, rd_dev_set_throttle);
+RD_CFG_ATTR(io_min, 0644, "%u", rd_cfg_parse_uint, NULL);
+RD_CFG_ATTR(io_opt, 0644, "%u", rd_cfg_parse_uint, NULL);
 RD_CFG_ATTR(max_part, 0644, "%u", rd_cfg_parse_uint, NULL);
 RD_CFG_ATTR(mem_limit, 0644, "%llu", rd_cfg_parse_size, rd_cfg_apply_mem_limit);
 RD_CFG_ATTR(numa_node, 0644, "%d", rd_cfg_parse_int, NULL);
+RD_CFG_ATTR(physical_block_size, 0644, "%u", rd_cfg_parse_uint, NULL);
 RD_CFG_ATTR(power_cut_drop_percent, 0644, "%u", rd_cfg_parse_uint, rd_cfg_apply_at_next_cut);
 RD_CFG_ATTR(power_cut_seed, 0644, "%llu", rd_cfg_parse_u64, rd_cfg_apply_at_next_cut);
 RD_CFG_ATTR(read_latency_ns, 0644, "%u", rd_cfg_parse_uint, rd_dev_set_throttle);
@@ -196,45 +201,63 @@ RD_CFG_ATTR(size, 0644, "%llu", rd_cfg_parse_size, NULL);
 RD_CFG_ATTR(spare_pages, 0644, "%u", rd_cfg_parse_uint, rd_cfg_apply_spare_pages);
 RD_CFG_ATTR(write_latency_ns, 0644, "%u", rd_cfg_parse_uint, rd_dev_set_throttle);
 
+/*
+ * An attribute that takes one of a few words: _names[] maps each value of
+ * the field to its word; _choices says them all in the refusal.
+ */
+#define RD_CFG_ENUM_ATTR(_name, _names, _choices, _apply)                                 \
+	static ssize_t rd_cfg_##_name##_show(struct config_item *item, char *page)        \
+	{                                                                                 \
+		struct rd_cfg_item *c = to_rd_cfg_item(item);                             \
+		unsigned int v;                                                           \
+		mutex_lock(&rd_lock);                                                     \
+		v = c->cfg._name;                                                         \
+		mutex_unlock(&rd_lock);                                                   \
+		return scnprintf(page, PAGE_SIZE, "%s\n", _names[v]);                     \
+	}                                                                                 \
+	static ssize_t rd_cfg_##_name##_store(struct config_item *item, const char *page, \
+					      size_t count)                               \
+	{                                                                                 \
+		struct rd_cfg_item *c = to_rd_cfg_item(item);                             \
+		struct rd_config want;                                                    \
+		int v, err;                                                               \
+		err = rd_cfg_may_admin(config_item_name(item), #_name);                   \
+		if (err)                                                                  \
+			return err;                                                       \
+		v = sysfs_match_string(_names, page);                                     \
+		if (v < 0) {                                                              \
+			pr_warn("%s: %s '%.*s' is %s\n", config_item_name(item), #_name,  \
+				rd_text_len(page), page, _choices);                       \
+			return -EINVAL;                                                   \
+		}                                                                         \
+		mutex_lock(&rd_lock);                                                     \
+		want = c->cfg;                                                            \
+		want._name = v;                                                           \
+		err = rd_cfg_apply(c, #_name, &want, _apply);                             \
+		mutex_unlock(&rd_lock);                                                   \
+		return err ? err : count;                                                 \
+	}                                                                                 \
+	static struct configfs_attribute rd_cfg_attr_##_name = {                          \
+		.ca_name = #_name,                                                        \
+		.ca_mode = 0644,                                                          \
+		.ca_owner = THIS_MODULE,                                                  \
+		.show = rd_cfg_##_name##_show,                                            \
+		.store = rd_cfg_##_name##_store,                                          \
+	}
+
 static const char *const rd_cache_mode_names[] = {
 	[RD_CACHE_WRITETHROUGH] = "writethrough",
 	[RD_CACHE_WRITEBACK] = "writeback",
 };
 
-static ssize_t rd_cfg_cache_mode_show(struct config_item *item, char *page)
-{
-	struct rd_cfg_item *c = to_rd_cfg_item(item);
-	unsigned int mode;
+static const char *const rd_cut_unit_names[] = {
+	[RD_CUT_PAGE] = "page",
+	[RD_CUT_SECTOR] = "sector",
+};
 
-	mutex_lock(&rd_lock);
-	mode = c->cfg.cache_mode;
-	mutex_unlock(&rd_lock);
-	return scnprintf(page, PAGE_SIZE, "%s\n", rd_cache_mode_names[mode]);
-}
-
-static ssize_t rd_cfg_cache_mode_store(struct config_item *item, const char *page, size_t count)
-{
-	struct rd_cfg_item *c = to_rd_cfg_item(item);
-	struct rd_config want;
-	int mode, err;
-
-	err = rd_cfg_may_admin(config_item_name(item), "cache_mode");
-	if (err)
-		return err;
-	mode = sysfs_match_string(rd_cache_mode_names, page);
-	if (mode < 0) {
-		pr_warn("%s: cache_mode '%.*s' is neither writethrough nor writeback\n",
-			config_item_name(item), rd_text_len(page), page);
-		return -EINVAL;
-	}
-	mutex_lock(&rd_lock);
-	want = c->cfg;
-	want.cache_mode = mode;
-	err = rd_cfg_apply(c, "cache_mode", &want, NULL);
-	mutex_unlock(&rd_lock);
-	return err ? err : count;
-}
-CONFIGFS_ATTR(rd_cfg_, cache_mode);
+RD_CFG_ENUM_ATTR(cache_mode, rd_cache_mode_names, "neither writethrough nor writeback", NULL);
+RD_CFG_ENUM_ATTR(power_cut_unit, rd_cut_unit_names, "neither page nor sector",
+		 rd_cfg_apply_at_next_cut);
 
 /* Writing 1 loses what the volatile cache holds, as a power loss would. */
 static ssize_t rd_cfg_power_cut_store(struct config_item *item, const char *page, size_t count)
@@ -256,7 +279,7 @@ static ssize_t rd_cfg_power_cut_store(struct config_item *item, const char *page
 		pr_warn("%s: power_cut needs a powered device\n", who);
 		err = -ENODEV;
 	} else {
-		rd_dev_power_cut(c->dev, c->cfg.power_cut_drop_percent, c->cfg.power_cut_seed);
+		rd_dev_power_cut(c->dev, &c->cfg);
 	}
 	mutex_unlock(&rd_lock);
 	return err ? err : count;
@@ -282,6 +305,7 @@ static int rd_cfg_parse_bool(const char *who, const char *attr, const char *page
 }
 
 RD_CFG_ATTR(format, 0644, "%d", rd_cfg_parse_bool, NULL);
+RD_CFG_ATTR(rotational, 0644, "%d", rd_cfg_parse_bool, rd_dev_set_rotational);
 
 /*
  * A physical address is root's alone (0600), as /proc/iomem shows
@@ -429,16 +453,21 @@ static struct configfs_attribute *rd_cfg_attrs[] = {
 	&rd_cfg_attr_flush_latency_ns,
 	&rd_cfg_attr_format,
 	&rd_cfg_attr_index,
+	&rd_cfg_attr_io_min,
+	&rd_cfg_attr_io_opt,
 	&rd_cfg_attr_max_part,
 	&rd_cfg_attr_mem_limit,
 	&rd_cfg_attr_numa_node,
 	&rd_cfg_attr_phys_addr,
 	&rd_cfg_attr_phys_size,
+	&rd_cfg_attr_physical_block_size,
 	&rd_cfg_attr_power,
 	&rd_cfg_attr_power_cut,
 	&rd_cfg_attr_power_cut_drop_percent,
 	&rd_cfg_attr_power_cut_seed,
+	&rd_cfg_attr_power_cut_unit,
 	&rd_cfg_attr_read_latency_ns,
+	&rd_cfg_attr_rotational,
 	&rd_cfg_attr_size,
 	&rd_cfg_attr_spare_pages,
 	&rd_cfg_attr_write_latency_ns,

@@ -44,16 +44,72 @@ void rd_config_init_default(struct rd_config *cfg)
 	cfg->cache_size = RD_CACHE_SIZE_DEFAULT;
 	cfg->power_cut_drop_percent = 100;
 	cfg->power_cut_seed = 1;
+	cfg->power_cut_unit = RD_CUT_PAGE;
+}
+
+/* The physical block: the device's unit of atomic writes and alignment. */
+static unsigned int rd_physical_block_size(const struct rd_config *cfg)
+{
+	if (cfg->physical_block_size)
+		return cfg->physical_block_size;
+	return max_t(unsigned int, cfg->block_size, PAGE_SIZE);
+}
+
+/*
+ * Block sizes as a disk reports them: a logical block the block layer of
+ * this kernel can cache, a physical block no smaller (a 512e disk: 512
+ * logical, 4096 physical), a minimum I/O of whole physical blocks and an
+ * optimal I/O of whole minimum ones (a RAID chunk and its stripe).
+ */
+static int rd_config_validate_geometry(const struct rd_config *cfg, const char *who)
+{
+	unsigned int phys = rd_physical_block_size(cfg);
+	unsigned int io_min = max(cfg->io_min, phys);
+
+	if (cfg->block_size < SECTOR_SIZE || cfg->block_size > RD_COMPAT_MAX_BLOCK_SIZE ||
+	    !is_power_of_2(cfg->block_size)) {
+		pr_warn("%s: block_size %u is not a power of two from 512 to %lu, this kernel's largest\n",
+			who, cfg->block_size, (unsigned long)RD_COMPAT_MAX_BLOCK_SIZE);
+		return -EINVAL;
+	}
+	if (cfg->physical_block_size && (cfg->physical_block_size < cfg->block_size ||
+					 cfg->physical_block_size > RAMDISK_BLOCK_SIZE_MAX ||
+					 !is_power_of_2(cfg->physical_block_size))) {
+		pr_warn("%s: physical_block_size %u is not a power of two from block_size %u to %d\n",
+			who, cfg->physical_block_size, cfg->block_size, RAMDISK_BLOCK_SIZE_MAX);
+		return -EINVAL;
+	}
+	if (cfg->io_min % phys) {
+		pr_warn("%s: io_min %u is not a multiple of the physical block size %u\n", who,
+			cfg->io_min, phys);
+		return -EINVAL;
+	}
+	if (cfg->io_opt % io_min) {
+		pr_warn("%s: io_opt %u is not a multiple of the minimum I/O size %u\n", who,
+			cfg->io_opt, io_min);
+		return -EINVAL;
+	}
+	/*
+	 * The cache keeps and loses whole pages: a logical block larger than
+	 * a page would come back half-written after a power cut, which no
+	 * disk does to one block.
+	 */
+	if (cfg->cache_mode == RD_CACHE_WRITEBACK && cfg->block_size > PAGE_SIZE) {
+		pr_warn("%s: cache_mode writeback needs block_size at most the page size, %lu\n",
+			who, PAGE_SIZE);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* Returns -EINVAL and logs why when cfg cannot make a device. */
 int rd_config_validate(const struct rd_config *cfg, const char *who)
 {
-	if (cfg->block_size != RAMDISK_BLOCK_SIZE_DEFAULT &&
-	    cfg->block_size != RAMDISK_BLOCK_SIZE_LARGE) {
-		pr_warn("%s: block_size %u is neither 512 nor 4096\n", who, cfg->block_size);
-		return -EINVAL;
-	}
+	int err;
+
+	err = rd_config_validate_geometry(cfg, who);
+	if (err)
+		return err;
 	if (!cfg->size) {
 		pr_warn("%s: size 0 is invalid, a device needs at least one page\n", who);
 		return -EINVAL;
@@ -150,19 +206,40 @@ static struct gendisk *rd_alloc_disk(const struct rd_config *cfg)
 {
 	struct queue_limits lim = {
 		.logical_block_size = cfg->block_size,
-		.physical_block_size = PAGE_SIZE,
+		.physical_block_size = rd_physical_block_size(cfg),
+		.io_min = cfg->io_min,
+		.io_opt = cfg->io_opt,
 		.max_hw_sectors = RD_MAX_HW_SECTORS,
 		.max_hw_discard_sectors = RD_MAX_DISCARD_SECTORS,
 		.max_write_zeroes_sectors = RD_MAX_DISCARD_SECTORS,
-		.discard_granularity = PAGE_SIZE,
+		.discard_granularity = max_t(unsigned int, cfg->block_size, PAGE_SIZE),
 	};
 	struct gendisk *disk;
+	int err;
 
 	rd_compat_limits_memory_device(&lim);
 	disk = rd_compat_alloc_disk(&lim, cfg->numa_node);
-	if (!IS_ERR(disk))
-		rd_compat_queue_memory_device(disk->queue);
+	if (IS_ERR(disk))
+		return disk;
+	rd_compat_queue_memory_device(disk->queue);
+	if (cfg->rotational) {
+		err = rd_compat_set_rotational(disk, true);
+		if (err) {
+			put_disk(disk);
+			return ERR_PTR(err);
+		}
+	}
 	return disk;
+}
+
+/* Applies a live change of `rotational`, as a write to queue/rotational would. */
+void rd_dev_set_rotational(struct rd_device *rd, const struct rd_config *cfg)
+{
+	int err = rd_compat_set_rotational(rd->disk, cfg->rotational);
+
+	if (err)
+		pr_warn("%s: cannot set rotational %d: %d\n", rd->disk->disk_name, cfg->rotational,
+			err);
 }
 
 struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name)
@@ -347,8 +424,14 @@ void rd_dev_set_throttle(struct rd_device *rd, const struct rd_config *cfg)
  * buffered readers see the durable state; partitions come and go under
  * open_mutex.
  */
-void rd_dev_power_cut(struct rd_device *rd, unsigned int drop_percent, u64 seed)
+void rd_dev_power_cut(struct rd_device *rd, const struct rd_config *cfg)
 {
+	const struct rd_cut cut = {
+		.drop_percent = cfg->power_cut_drop_percent,
+		.seed = cfg->power_cut_seed,
+		.unit = cfg->power_cut_unit,
+		.block_size = cfg->block_size,
+	};
 	struct gendisk *disk = rd->disk;
 	struct block_device *part;
 	unsigned long idx;
@@ -357,7 +440,7 @@ void rd_dev_power_cut(struct rd_device *rd, unsigned int drop_percent, u64 seed)
 	if (rd->cache) {
 		down_write(&rd->power_sem);
 		/* only those who hold the device open were promised anything */
-		if (rd_cache_power_cut(rd->cache, drop_percent, seed) && disk_openers(disk))
+		if (rd_cache_power_cut(rd->cache, &cut) && disk_openers(disk))
 			set_bit(RD_LOST_WRITES, &rd->flags);
 		WRITE_ONCE(rd->power_gen, rd->power_gen + 1);
 		up_write(&rd->power_sem);

@@ -52,13 +52,13 @@ static int rd_param_max_part_set(const char *val, const struct kernel_param *kp)
 	return rd_param_uint_in(val, kp, 0, RAMDISK_MAX_PART);
 }
 
+/* Which sizes this kernel takes is rd_config_validate()'s to say. */
 static int rd_param_block_size_set(const char *val, const struct kernel_param *kp)
 {
 	unsigned int n;
 
-	if (kstrtouint(val, 10, &n) ||
-	    (n != RAMDISK_BLOCK_SIZE_DEFAULT && n != RAMDISK_BLOCK_SIZE_LARGE)) {
-		pr_warn("block_size '%s' is neither 512 nor 4096\n", val);
+	if (kstrtouint(val, 10, &n)) {
+		pr_warn("block_size '%s' is not a number\n", val);
 		return -EINVAL;
 	}
 	*(unsigned int *)kp->arg = n;
@@ -144,7 +144,7 @@ MODULE_PARM_DESC(size, "Size of each load-time device in bytes, K/M/G/T suffixes
 module_param_cb(max_part, &rd_max_part_ops, &rd_max_part, 0444);
 MODULE_PARM_DESC(max_part, "Partitions per load-time device, 0-255 (default 0)");
 module_param_cb(block_size, &rd_block_size_ops, &rd_block_size, 0444);
-MODULE_PARM_DESC(block_size, "Logical block size, 512 or 4096 (default 512)");
+MODULE_PARM_DESC(block_size, "Logical block size: 512 (default) to 4096, 65536 on newer kernels");
 module_param_cb(mem_limit, &rd_size_ops, &rd_mem_limit, 0444);
 MODULE_PARM_DESC(mem_limit,
 		 "Memory each load-time device may use, bytes, 0 = unlimited (default 0)");

@@ -20,7 +20,13 @@ struct rd_throttle;
 /* What a device is made from; validated by rd_config_validate(). */
 struct rd_config {
 	u64 size; /* bytes */
-	unsigned int block_size;
+	unsigned int block_size; /* logical */
+	/* 0 = the larger of block_size and the page size */
+	unsigned int physical_block_size;
+	unsigned int io_min; /* bytes; 0 = the physical block size */
+	unsigned int io_opt; /* bytes; 0 = none */
+	/* reported as a spinning disk; may change while powered */
+	bool rotational;
 	unsigned int max_part;
 	u64 mem_limit; /* bytes, 0 = unlimited */
 	/* pages allocated ahead of first writes; may change while powered */
@@ -28,8 +34,10 @@ struct rd_config {
 	int numa_node; /* NUMA_NO_NODE = any */
 	unsigned int cache_mode; /* RD_CACHE_WRITETHROUGH or RD_CACHE_WRITEBACK */
 	u64 cache_size; /* bytes of volatile cache in writeback mode */
-	unsigned int power_cut_drop_percent; /* share of cached pages a power cut loses */
+	/* share of cached pages, or sectors, a power cut loses */
+	unsigned int power_cut_drop_percent;
 	u64 power_cut_seed;
+	unsigned int power_cut_unit; /* enum rd_cut_unit: page or sector */
 	/* 0 = no delay; may change while powered */
 	unsigned int read_latency_ns;
 	unsigned int write_latency_ns;
@@ -114,7 +122,9 @@ int rd_dev_remove(struct rd_device *rd);
 void rd_dev_unplug(struct rd_device *rd);
 void rd_dev_free(struct rd_device *rd);
 void rd_dev_set_throttle(struct rd_device *rd, const struct rd_config *cfg);
-void rd_dev_power_cut(struct rd_device *rd, unsigned int drop_percent, u64 seed);
+void rd_dev_set_rotational(struct rd_device *rd, const struct rd_config *cfg);
+/* a power cut as cfg's power_cut_* attributes describe it */
+void rd_dev_power_cut(struct rd_device *rd, const struct rd_config *cfg);
 int rd_dev_major_register(void);
 void rd_dev_major_unregister(void);
 long rd_total_pages(void);

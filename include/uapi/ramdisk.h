@@ -20,9 +20,12 @@
 /* Highest max_part: partitions per device. */
 #define RAMDISK_MAX_PART 255
 
-/* The two logical block sizes a device may have. */
+/*
+ * Block sizes are powers of two from 512 to 64 KiB; a logical block above
+ * the page size needs a kernel that can cache one (Linux 6.15 on).
+ */
 #define RAMDISK_BLOCK_SIZE_DEFAULT 512
-#define RAMDISK_BLOCK_SIZE_LARGE 4096
+#define RAMDISK_BLOCK_SIZE_MAX 65536
 
 /* Default device size in bytes (1 GiB, allocated only when written). */
 #define RAMDISK_SIZE_DEFAULT (1ULL << 30)

@@ -94,8 +94,27 @@ expect_usage_error "must not be zero" create --size 0
 expect_usage_error "not a multiple of the block size 512" create --size 1000
 expect_usage_error "not a multiple of the block size 4096" create --size 6K --block-size 4K
 expect_usage_error "not a multiple of the page size" create --size 2560
-expect_usage_error "want 512 or 4096" create --size 1M --block-size 1024
-expect_usage_error "want 512 or 4096" create --size 1M -b 0
+expect_usage_error "want a power of two from 512 to 65536" create --size 1M --block-size 3072
+expect_usage_error "want a power of two from 512 to 65536" create --size 1M -b 0
+expect_usage_error "want a power of two from 512 to 65536" create --size 1M -b 256
+expect_usage_error "want a power of two from 512 to 65536" create --size 1M -b 128K
+expect_usage_error "not a multiple of the block size 16384" create --size 8K -b 16K
+expect_usage_error "bad physical block size 256: want a power of two from the block size, 512, to 65536" \
+	create --size 1M --physical-block-size 256
+expect_usage_error "bad physical block size 2048: want a power of two from the block size, 4096," \
+	create --size 1M -b 4K --physical-block-size 2K
+expect_usage_error "bad physical block size 6144" create --size 1M --physical-block-size 6K
+expect_usage_error "bad physical block size 131072" create --size 1M --physical-block-size 128K
+expect_usage_error "bad physical block size 'x'" create --size 1M --physical-block-size x
+expect_usage_error "bad minimum I/O size 6144: want a multiple of the physical block size, 4096" \
+	create --size 1M --io-min 6K
+expect_usage_error "bad minimum I/O size 8192: want a multiple of the physical block size, 16384" \
+	create --size 1M --physical-block-size 16K --io-min 8K
+expect_usage_error "bad optimal I/O size 12288: want a multiple of the minimum I/O size, 8192" \
+	create --size 1M --io-min 8K --io-opt 12K
+expect_usage_error "bad optimal I/O size 6144: want a multiple of the minimum I/O size, 4096" \
+	create --size 1M --io-opt 6K
+expect_usage_error "bad optimal I/O size" create --size 1M --io-opt 8589934592
 expect_usage_error "bad block size" create --size 1M --block-size 4Q
 expect_usage_error "bad mem-limit" create --size 1M --mem-limit -5
 expect_usage_error "bad mem-limit" create --size 1M --mem-limit 1.5
@@ -122,4 +141,6 @@ done
 run_cmd 3 "$ctl" create --size 1M --block-size 4096 --max-part 255 --mem-limit 1.5G \
 	--numa-node -1 --name "$(printf 'n%.0s' {1..64})"
 run_cmd 3 "$ctl" create -s 64M -b 512 -p 0 -m 0 -N 0 -n rd.test_1-a
+run_cmd 3 "$ctl" create -s 64M -b 512 --physical-block-size 4K --io-min 8K --io-opt 64K --rotational
+run_cmd 3 "$ctl" create -s 64M -b 16K
 echo "all usage errors reported"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: ramdiskctl profile writes each profile's figures and refuses unknown names; powercut writes power_cut; info and list (table and JSON) show cache mode, profile and durable state (fake tree)
+# DESCRIPTION: ramdiskctl profile writes each profile's figures (rotational where the module has it) and refuses unknown names; powercut writes power_cut; info and list (table and JSON) show cache mode, profile and durable state (fake tree)
 . "${0%/*}/../lib/common.sh"
 
 ctl=$RD_BIN/ramdiskctl
@@ -40,6 +40,17 @@ status=0
 assert_eq "$status" 2 "exit status of an unknown profile"
 assert_eq "$(cat "$cfg/emu/bandwidth_mbps")" 3 "bandwidth after an unknown profile"
 check_profile none "0 0 0 0"
+[ ! -e "$cfg/emu/rotational" ] || fail "profile wrote rotational, which this module lacks"
+
+# rotational: set by the profiles of spinning disks, where the module has it
+echo "bandwidth_mbps,cache_mode,index,power,power_cut,read_latency_ns,rotational,size" \
+	>"$cfg/features"
+echo 0 >"$cfg/emu/rotational"
+for p in hdd:1 ssd:0 disk-1994:1 nvram:0 none:0; do
+	"$ctl" profile emu "${p%:*}" >"$RD_TMP/out" || fail "profile ${p%:*}"
+	assert_eq "$(cat "$cfg/emu/rotational")" "${p#*:}" "rotational after profile ${p%:*}"
+	grep -qx "rotational=${p#*:}" "$RD_TMP/out" || fail "profile ${p%:*} does not print rotational"
+done
 
 "$ctl" powercut ramdisk3 || fail "powercut"
 assert_eq "$(cat "$cfg/emu/power_cut")" 1 "power_cut written"

@@ -26,6 +26,8 @@
 #include <unistd.h>
 
 #define MAX_PART_LIMIT 255
+/* the largest block the module takes on any kernel (RAMDISK_BLOCK_SIZE_MAX) */
+#define BLOCK_SIZE_MAX 65536
 /* Enough tries to get past anyone racing us for the same rdN. */
 #define AUTO_NAME_TRIES 64
 
@@ -35,6 +37,9 @@ struct create_opts {
 	uint64_t size;
 	bool set_block_size, set_max_part, set_mem_limit, set_node;
 	uint64_t block_size;
+	/* what the device reports of itself, as a disk does */
+	bool set_physical_block_size, set_io_min, set_io_opt, rotational;
+	uint64_t physical_block_size, io_min, io_opt;
 	long max_part;
 	uint64_t mem_limit;
 	long numa_node;
@@ -118,16 +123,44 @@ static int check_name(const char *name)
 	return RC_OK;
 }
 
+static bool power_of_2_in(uint64_t v, uint64_t min, uint64_t max)
+{
+	return v >= min && v <= max && !(v & (v - 1));
+}
+
+/*
+ * What any kernel refuses; whether this one caches a logical block above
+ * the page size is the module's to say.
+ */
 static int check_geometry(const struct create_opts *o)
 {
 	uint64_t block = o->set_block_size ? o->block_size : 512;
+	uint64_t phys = o->set_physical_block_size ? o->physical_block_size : 0;
 	long page = sysconf(_SC_PAGESIZE);
 
-	if (o->set_block_size && block != 512 && block != 4096)
+	if (o->set_block_size && !power_of_2_in(block, 512, BLOCK_SIZE_MAX))
 		return usage_error("create",
-				   "bad block size %" PRIu64 ": want 512 or "
-				   "4096",
-				   block);
+				   "bad block size %" PRIu64 ": want a power of two from 512 to %d",
+				   block, BLOCK_SIZE_MAX);
+	if (phys && !power_of_2_in(phys, block, BLOCK_SIZE_MAX))
+		return usage_error("create",
+				   "bad physical block size %" PRIu64
+				   ": want a power of two from the block size, %" PRIu64 ", to %d",
+				   phys, block, BLOCK_SIZE_MAX);
+	if (!phys)
+		phys = block > (uint64_t)page ? block : (uint64_t)page;
+	if (o->set_io_min && (o->io_min % phys || o->io_min > UINT32_MAX))
+		return usage_error("create",
+				   "bad minimum I/O size %" PRIu64
+				   ": want a multiple of the physical block size, %" PRIu64,
+				   o->io_min, phys);
+	if (o->set_io_opt && o->io_min > phys)
+		phys = o->io_min;
+	if (o->set_io_opt && (o->io_opt % phys || o->io_opt > UINT32_MAX))
+		return usage_error("create",
+				   "bad optimal I/O size %" PRIu64
+				   ": want a multiple of the minimum I/O size, %" PRIu64,
+				   o->io_opt, phys);
 	if (!o->size)
 		return usage_error("create", "bad size '%s': must not be zero", o->size_arg);
 	if (o->size % block)
@@ -154,6 +187,10 @@ static int parse_args(int argc, char **argv, struct create_opts *o)
 		{ "numa-node", required_argument, NULL, 'N' },
 		{ "nvram", required_argument, NULL, 'R' },
 		{ "format", no_argument, NULL, 'F' },
+		{ "physical-block-size", required_argument, NULL, 'P' },
+		{ "io-min", required_argument, NULL, 'I' },
+		{ "io-opt", required_argument, NULL, 'O' },
+		{ "rotational", no_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -192,6 +229,21 @@ static int parse_args(int argc, char **argv, struct create_opts *o)
 		case 'F':
 			o->format = true;
 			break;
+		case 'P':
+			o->set_physical_block_size = true;
+			rc = parse_size_opt("physical block size", optarg, &o->physical_block_size);
+			break;
+		case 'I':
+			o->set_io_min = true;
+			rc = parse_size_opt("minimum I/O size", optarg, &o->io_min);
+			break;
+		case 'O':
+			o->set_io_opt = true;
+			rc = parse_size_opt("optimal I/O size", optarg, &o->io_opt);
+			break;
+		case 'r':
+			o->rotational = true;
+			break;
 		case 'h':
 			command_help("create");
 			return -1;
@@ -226,6 +278,11 @@ static int check_features(const struct create_opts *o)
 		{ "mem_limit", "--mem-limit", offsetof(struct create_opts, set_mem_limit) },
 		{ "numa_node", "--numa-node", offsetof(struct create_opts, set_node) },
 		{ "phys_size", "--nvram", offsetof(struct create_opts, set_nvram) },
+		{ "physical_block_size", "--physical-block-size",
+		  offsetof(struct create_opts, set_physical_block_size) },
+		{ "io_min", "--io-min", offsetof(struct create_opts, set_io_min) },
+		{ "io_opt", "--io-opt", offsetof(struct create_opts, set_io_opt) },
+		{ "rotational", "--rotational", offsetof(struct create_opts, rotational) },
 	};
 
 	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]); i++) {
@@ -312,12 +369,32 @@ static int configure(const struct create_opts *o, const char *name)
 	char v[32];
 	int rc;
 
-	/* block_size first: the module checks size against it. */
+	/*
+	 * block_size first: the module checks size and the physical block
+	 * against it, the physical block before io_min, io_min before io_opt.
+	 */
 	if (o->set_block_size) {
 		snprintf(v, sizeof(v), "%" PRIu64, o->block_size);
 		if ((rc = write_attr(name, "block_size", v)))
 			return rc;
 	}
+	if (o->set_physical_block_size) {
+		snprintf(v, sizeof(v), "%" PRIu64, o->physical_block_size);
+		if ((rc = write_attr(name, "physical_block_size", v)))
+			return rc;
+	}
+	if (o->set_io_min) {
+		snprintf(v, sizeof(v), "%" PRIu64, o->io_min);
+		if ((rc = write_attr(name, "io_min", v)))
+			return rc;
+	}
+	if (o->set_io_opt) {
+		snprintf(v, sizeof(v), "%" PRIu64, o->io_opt);
+		if ((rc = write_attr(name, "io_opt", v)))
+			return rc;
+	}
+	if (o->rotational && (rc = write_attr(name, "rotational", "1")))
+		return rc;
 	if (o->set_nvram) {
 		/* phys_size sets size to the range less its header */
 		snprintf(v, sizeof(v), "0x%" PRIx64, o->phys_addr);

@@ -16,19 +16,22 @@
 
 /*
  * Figures and their sources are in Documentation/admin-guide.md,
- * "Profiles". Latencies in nanoseconds, bandwidth in MB/s, 0 = off.
+ * "Profiles". Latencies in nanoseconds, bandwidth in MB/s, 0 = off;
+ * rotational: the device says it spins, and the I/O scheduler and file
+ * systems choose as they would for a disk.
  */
 struct profile {
 	const char *name;
 	unsigned int read_ns, write_ns, flush_ns, mbps;
+	bool rotational;
 };
 
 static const struct profile profiles[] = {
-	{ "none", 0, 0, 0, 0 },
-	{ "nvram", 2000, 2000, 0, 0 },
-	{ "ssd", 90000, 30000, 1000000, 500 },
-	{ "hdd", 12000000, 12000000, 10000000, 180 },
-	{ "disk-1994", 18000000, 18000000, 18000000, 3 },
+	{ "none", 0, 0, 0, 0, false },
+	{ "nvram", 2000, 2000, 0, 0, false },
+	{ "ssd", 90000, 30000, 1000000, 500, false },
+	{ "hdd", 12000000, 12000000, 10000000, 180, true },
+	{ "disk-1994", 18000000, 18000000, 18000000, 3, true },
 };
 
 #define NR_PROFILES (sizeof(profiles) / sizeof(profiles[0]))
@@ -116,6 +119,13 @@ int cmd_profile(int argc, char **argv)
 			return rc;
 		printf("%s=%s\n", throttle_attrs[i], value);
 	}
+	/* a module from before the attribute takes the rest of the profile */
+	if (!module_supports("rotational"))
+		return RC_OK;
+	rc = write_attr("profile", name, "rotational", p->rotational ? "1" : "0");
+	if (rc)
+		return rc;
+	printf("rotational=%d\n", p->rotational);
 	return RC_OK;
 }
 

@@ -446,17 +446,24 @@ static void io_random_ioctl(struct fuzz *f, int fd, uint64_t x2, uint64_t x3, vo
 
 static void do_io(struct fuzz *f, struct slot *s, uint64_t x1, uint64_t x2, uint64_t x3)
 {
-	uint64_t off = (x2 % (SHADOW_BYTES / 4096)) * 4096;
-	uint64_t len = 4096 * (1 + x3 % (SHADOW_IO_MAX / 4096));
+	uint64_t off, len, unit = 4096;
 	char dev[64];
 	void *buf;
-	int fd;
+	int fd, bs = 0;
 
-	if (off + len > SHADOW_BYTES)
-		len = SHADOW_BYTES - off;
 	fd = slot_open(f, s, dev, sizeof(dev));
 	if (fd < 0)
 		return;
+	/*
+	 * Direct I/O in whole logical blocks: a device with blocks above 4 KiB
+	 * refuses less, rightly, and that is not what this step tests.
+	 */
+	if (!ioctl(fd, BLKSSZGET, &bs) && bs > 4096 && (unsigned int)bs <= SHADOW_IO_MAX)
+		unit = (uint64_t)bs;
+	off = (x2 % (SHADOW_BYTES / unit)) * unit;
+	len = unit * (1 + x3 % (SHADOW_IO_MAX / unit));
+	if (off + len > SHADOW_BYTES)
+		len = SHADOW_BYTES - off;
 	if (posix_memalign(&buf, 4096, SHADOW_IO_MAX)) {
 		close(fd);
 		return;
