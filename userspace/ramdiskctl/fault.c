@@ -130,7 +130,8 @@ static int print_list(const struct fault_range *r, int n, const struct fault_opt
 		    scols_line_set_data(ln, 2, num[2]) ||
 		    scols_line_set_data(ln, 3, fault_rw_name(r[i].rw)) ||
 		    scols_line_set_data(ln, 4, fault_error_name(r[i].error)) ||
-		    scols_line_set_data(ln, 5, r[i].sticky ? "true" : "false"))
+		    /* libsmartcols writes a JSON boolean false for "no", true for "yes" */
+		    scols_line_set_data(ln, 5, r[i].sticky ? "yes" : "no"))
 			goto out_nomem;
 	}
 	rc = scols_print_table(tb) ? RC_ERROR : RC_OK;
