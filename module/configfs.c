@@ -2,7 +2,7 @@
 /*
  * Run-time configuration under /sys/kernel/config/ramdisk/: mkdir NAME
  * makes a configuration, `power` turns it into /dev/ramdiskN and back,
- * rmdir drops it. Attributes other than mem_limit, spare_pages,
+ * rmdir drops it. Attributes other than badblocks, mem_limit, spare_pages,
  * rotational and the latency, bandwidth and power-cut ones are fixed while
  * powered.
  *
@@ -22,6 +22,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "badblocks.h"
 #include "cache.h"
 #include "ramdisk.h"
 #include "store.h"
@@ -347,6 +348,31 @@ static ssize_t rd_cfg_phys_size_store(struct config_item *item, const char *page
 }
 CONFIGFS_ATTR(rd_cfg_, phys_size);
 
+/*
+ * Bad sector ranges, one per line; a write adds (+), takes out (-) or
+ * clears them, also while powered: a fault is injected into a running
+ * device. The list belongs to the item, so it outlives power cycles.
+ */
+static ssize_t rd_cfg_badblocks_show(struct config_item *item, char *page)
+{
+	return rd_bb_show(to_rd_cfg_item(item)->cfg.badblocks, page, PAGE_SIZE);
+}
+
+static ssize_t rd_cfg_badblocks_store(struct config_item *item, const char *page, size_t count)
+{
+	struct rd_cfg_item *c = to_rd_cfg_item(item);
+	int err;
+
+	err = rd_cfg_may_admin(config_item_name(item), "badblocks");
+	if (err)
+		return err;
+	mutex_lock(&rd_lock);
+	err = rd_bb_store(c->cfg.badblocks, config_item_name(item), page);
+	mutex_unlock(&rd_lock);
+	return err ? err : count;
+}
+CONFIGFS_ATTR(rd_cfg_, badblocks);
+
 static ssize_t rd_cfg_index_show(struct config_item *item, char *page)
 {
 	struct rd_cfg_item *c = to_rd_cfg_item(item);
@@ -446,6 +472,7 @@ CONFIGFS_ATTR(rd_cfg_, power);
 
 /* Alphabetical: the `features` file lists them in this order. */
 static struct configfs_attribute *rd_cfg_attrs[] = {
+	&rd_cfg_attr_badblocks,
 	&rd_cfg_attr_bandwidth_mbps,
 	&rd_cfg_attr_block_size,
 	&rd_cfg_attr_cache_mode,
@@ -476,7 +503,10 @@ static struct configfs_attribute *rd_cfg_attrs[] = {
 
 static void rd_cfg_release(struct config_item *item)
 {
-	kfree(to_rd_cfg_item(item));
+	struct rd_cfg_item *c = to_rd_cfg_item(item);
+
+	rd_bb_destroy(c->cfg.badblocks);
+	kfree(c);
 }
 
 static struct configfs_item_operations rd_cfg_item_ops = {
@@ -505,6 +535,11 @@ static struct config_item *rd_cfg_make_item(struct config_group *group, const ch
 	if (!c)
 		return ERR_PTR(-ENOMEM);
 	rd_config_init_default(&c->cfg);
+	c->cfg.badblocks = rd_bb_create();
+	if (!c->cfg.badblocks) {
+		kfree(c);
+		return ERR_PTR(-ENOMEM);
+	}
 	config_item_init_type_name(&c->item, name, &rd_cfg_type);
 	return &c->item;
 }

@@ -13,6 +13,7 @@
 #include <linux/indirect_call_wrapper.h>
 #include <linux/percpu.h>
 
+#include "badblocks.h"
 #include "bio_walk.h"
 #include "cache.h"
 #include "ramdisk.h"
@@ -53,6 +54,60 @@ static blk_status_t rd_rw(struct rd_store *store, struct bio *bio, bool write)
 }
 
 /*
+ * The fault layer, above every store (see badblocks.c): out of line, and
+ * reached only while some device has bad blocks (rd_bb_active()).
+ *
+ * A bio that meets a bad sector moves the whole logical blocks before it
+ * and fails; nothing at or after that sector is read or written. The good
+ * part is done in place, on this same bio with its size cut for the call
+ * and restored after, rather than with bio_split() and bio_chain(): a
+ * bio-based driver serves the bio in the submitter's context, so there is
+ * nothing to queue; a split would allocate from a bio_set, which may
+ * sleep or, under REQ_NOWAIT, fail; and the submitter learns one status
+ * for the whole bio either way, as the block layer reports a bio-based
+ * device's bios whole. The bio stays as submitted for the statistics, the
+ * throttle's bandwidth and the completion.
+ */
+static noinline blk_status_t rd_rw_badblocks(struct rd_device *rd, struct rd_store *store,
+					     struct bio *bio, bool write)
+{
+	struct rd_badblocks *bb = rd->badblocks;
+	unsigned int whole = bio->bi_iter.bi_size;
+	blk_status_t fault, status;
+	unsigned int good;
+
+	fault = rd_bb_check(bb, bio, write, &good);
+	if (!fault) {
+		status = rd_rw(store, bio, write);
+		/* a disk remaps a sector it could not read once it is rewritten */
+		if (write && !status)
+			rd_bb_written(bb, bio);
+		return status;
+	}
+	if (write)
+		this_cpu_inc(rd->stats->badblock_write_errors);
+	else
+		this_cpu_inc(rd->stats->badblock_read_errors);
+	if (good) {
+		bio->bi_iter.bi_size = good;
+		status = rd_rw(store, bio, write);
+		bio->bi_iter.bi_size = whole;
+		if (status)
+			return status;
+	}
+	return fault;
+}
+
+/*
+ * Whether the bio must pass the fault layer: a patched-out jump while no
+ * device in the module has bad blocks.
+ */
+static __always_inline bool rd_bb_active(const struct rd_device *rd)
+{
+	return static_branch_unlikely(&rd_bb_in_use) && rd->badblocks && rd_bb_count(rd->badblocks);
+}
+
+/*
  * A flush: every write completed before it is durable once it completes.
  * Only a store with a volatile layer has anything to do. After a power cut
  * that lost completed writes, the next flush reports them: the caller was
@@ -73,8 +128,12 @@ static blk_status_t rd_flush(struct rd_device *rd, struct rd_store *store)
 static blk_status_t rd_op_read(struct rd_device *rd, struct rd_store *store, struct bio *bio)
 {
 	unsigned int bytes = bio->bi_iter.bi_size;
-	blk_status_t status = rd_rw(store, bio, false);
+	blk_status_t status;
 
+	if (rd_bb_active(rd))
+		status = rd_rw_badblocks(rd, store, bio, false);
+	else
+		status = rd_rw(store, bio, false);
 	this_cpu_inc(rd->stats->reads);
 	this_cpu_add(rd->stats->read_bytes, bytes);
 	return status;
@@ -101,7 +160,10 @@ static blk_status_t rd_op_write(struct rd_device *rd, struct rd_store *store, st
 	}
 	if (!bytes)
 		return BLK_STS_OK;
-	status = rd_rw(store, bio, true);
+	if (rd_bb_active(rd))
+		status = rd_rw_badblocks(rd, store, bio, true);
+	else
+		status = rd_rw(store, bio, true);
 	this_cpu_inc(rd->stats->writes);
 	this_cpu_add(rd->stats->write_bytes, bytes);
 	if (!status && (bio->bi_opf & REQ_FUA) && store->ops->make_durable)
@@ -199,7 +261,9 @@ void rd_submit_bio(struct bio *bio)
 		bio->bi_status = rd_submit_bio_cached(rd, bio);
 	}
 	/* completion comes after power_sem is released: end_io may submit again */
-	if (unlikely(READ_ONCE(rd->throttled)))
+	if (static_branch_unlikely(&rd_bb_in_use) && bio->bi_status == BLK_STS_TIMEOUT)
+		rd_throttle_end_bio_late(rd->throttle, bio, RD_BB_TIMEOUT_MS * NSEC_PER_MSEC);
+	else if (unlikely(READ_ONCE(rd->throttled)))
 		rd_throttle_end_bio(rd->throttle, bio);
 	else
 		bio_endio(bio);

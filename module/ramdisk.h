@@ -13,6 +13,7 @@
 
 #include "uapi/ramdisk.h"
 
+struct rd_badblocks;
 struct rd_cache;
 struct rd_store;
 struct rd_throttle;
@@ -48,6 +49,11 @@ struct rd_config {
 	u64 phys_size;
 	/* write a fresh header and zeros over the range at power-on */
 	bool format;
+	/*
+	 * bad sector ranges (badblocks.h), owned by the configfs item and
+	 * shared with its device; NULL for load-time devices
+	 */
+	struct rd_badblocks *badblocks;
 };
 
 /*
@@ -66,6 +72,9 @@ struct rd_stats {
 	u64 flushes;
 	/* bios failed because a power cut interrupted them */
 	u64 cut_errors;
+	/* bios failed by a bad block (badblocks.c) */
+	u64 badblock_read_errors;
+	u64 badblock_write_errors;
 };
 
 #define RD_NAME_LEN 64
@@ -87,6 +96,8 @@ struct rd_device {
 	/* the volatile write cache in writeback mode, else NULL */
 	struct rd_cache *cache;
 	struct rd_throttle *throttle;
+	/* the configuration's bad blocks, or NULL; it outlives the device */
+	struct rd_badblocks *badblocks;
 	/* completions wait for the throttle; may change while in use */
 	bool throttled;
 	int index;

@@ -38,6 +38,8 @@ static void rd_stats_sum(struct rd_device *rd, struct rd_stats *sum)
 		sum->write_zeroes_bytes += s->write_zeroes_bytes;
 		sum->flushes += s->flushes;
 		sum->cut_errors += s->cut_errors;
+		sum->badblock_read_errors += s->badblock_read_errors;
+		sum->badblock_write_errors += s->badblock_write_errors;
 	}
 }
 
@@ -68,6 +70,8 @@ RD_STAT_PAIR_ATTR(write_zeroes, write_zeroes, write_zeroes_bytes);
 
 RD_STAT_ATTR(flushes);
 RD_STAT_ATTR(cut_errors);
+RD_STAT_ATTR(badblock_read_errors);
+RD_STAT_ATTR(badblock_write_errors);
 
 static ssize_t name_show(struct device *dev, struct device_attribute *attr, char *buf)
 {
@@ -164,6 +168,8 @@ static struct attribute *rd_stat_attrs[] = {
 	&dev_attr_allocated_bytes.attr,
 	&dev_attr_allocated_pages.attr,
 	&dev_attr_backing.attr,
+	&dev_attr_badblock_read_errors.attr,
+	&dev_attr_badblock_write_errors.attr,
 	&dev_attr_cache_mode.attr,
 	&dev_attr_cache_pages.attr,
 	&dev_attr_cut_errors.attr,

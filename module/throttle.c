@@ -77,24 +77,11 @@ static u64 rd_bio_latency_ns(const struct rd_throttle *t, const struct bio *bio)
 	return ns;
 }
 
-void rd_throttle_end_bio(struct rd_throttle *t, struct bio *bio)
+/* Ends bio at end (ktime_get_ns() time), or now when end is not later than now. */
+static void rd_throttle_end_at(struct rd_throttle *t, struct bio *bio, u64 now, u64 end)
 {
-	unsigned int mbps = READ_ONCE(t->bandwidth_mbps);
-	u64 now = ktime_get_ns();
-	u64 end = now + rd_bio_latency_ns(t, bio);
 	struct rd_delayed_bio *d;
 
-	if (mbps && bio_has_data(bio)) {
-		/* 1 MB/s moves one byte per 1000 ns */
-		u64 transfer = div_u64((u64)bio->bi_iter.bi_size * 1000, mbps);
-		u64 done;
-
-		spin_lock(&t->lock);
-		done = max(now, t->busy_until_ns) + transfer;
-		t->busy_until_ns = done;
-		spin_unlock(&t->lock);
-		end = max(end, done);
-	}
 	if (end <= now)
 		goto out_end_now;
 	d = kmalloc(sizeof(*d), bio->bi_opf & REQ_NOWAIT ? GFP_NOWAIT : GFP_NOIO);
@@ -111,6 +98,37 @@ void rd_throttle_end_bio(struct rd_throttle *t, struct bio *bio)
 
 out_end_now:
 	bio_endio(bio);
+}
+
+void rd_throttle_end_bio(struct rd_throttle *t, struct bio *bio)
+{
+	unsigned int mbps = READ_ONCE(t->bandwidth_mbps);
+	u64 now = ktime_get_ns();
+	u64 end = now + rd_bio_latency_ns(t, bio);
+
+	if (mbps && bio_has_data(bio)) {
+		/* 1 MB/s moves one byte per 1000 ns */
+		u64 transfer = div_u64((u64)bio->bi_iter.bi_size * 1000, mbps);
+		u64 done;
+
+		spin_lock(&t->lock);
+		done = max(now, t->busy_until_ns) + transfer;
+		t->busy_until_ns = done;
+		spin_unlock(&t->lock);
+		end = max(end, done);
+	}
+	rd_throttle_end_at(t, bio, now, end);
+}
+
+/*
+ * A bad block's timeout: the bio waits as a command the disk never
+ * answered, then ends with the status it already has.
+ */
+void rd_throttle_end_bio_late(struct rd_throttle *t, struct bio *bio, u64 delay_ns)
+{
+	u64 now = ktime_get_ns();
+
+	rd_throttle_end_at(t, bio, now, now + delay_ns);
 }
 
 bool rd_throttle_set(struct rd_throttle *t, const struct rd_config *cfg)

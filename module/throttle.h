@@ -19,5 +19,7 @@ void rd_throttle_destroy(struct rd_throttle *t);
 bool rd_throttle_set(struct rd_throttle *t, const struct rd_config *cfg);
 /* ends bio now or when its latency and the bandwidth allow */
 void rd_throttle_end_bio(struct rd_throttle *t, struct bio *bio);
+/* ends bio delay_ns from now, whatever the settings (a bad block's timeout) */
+void rd_throttle_end_bio_late(struct rd_throttle *t, struct bio *bio, u64 delay_ns);
 
 #endif /* RAMDISK_THROTTLE_H */

@@ -123,6 +123,11 @@ static void load_stats(struct rdctl_device *d)
 	d->has_flushes = !sysfs_read_u64(path, &d->flushes);
 	stat_path(path, sizeof(path), d->index, "alloc_failures");
 	d->has_alloc_failures = !sysfs_read_u64(path, &d->alloc_failures);
+	/* a module older than bad blocks has neither file: nothing to show */
+	stat_path(path, sizeof(path), d->index, "badblock_read_errors");
+	d->has_badblock_errors = !sysfs_read_u64(path, &d->badblock_read_errors);
+	stat_path(path, sizeof(path), d->index, "badblock_write_errors");
+	d->has_badblock_errors &= !sysfs_read_u64(path, &d->badblock_write_errors);
 	stat_path(path, sizeof(path), d->index, "spare_pages");
 	d->has_spare = !sysfs_read_u64(path, &d->spare_pages);
 	stat_path(path, sizeof(path), d->index, "backing");

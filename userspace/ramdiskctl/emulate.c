@@ -39,8 +39,7 @@ static const struct profile profiles[] = {
 static const char *const throttle_attrs[] = { "read_latency_ns", "write_latency_ns",
 					      "flush_latency_ns", "bandwidth_mbps" };
 
-/* The configuration behind arg, which must exist in configfs. */
-static int resolve_configured(const char *cmd, const char *arg, struct rdctl_device *d)
+int resolve_configured(const char *cmd, const char *arg, struct rdctl_device *d)
 {
 	int rc = require_module();
 

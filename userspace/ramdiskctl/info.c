@@ -132,6 +132,9 @@ static void print_info(const struct rdctl_device *d)
 		field("alloc_failures:", "%" PRIu64, d->alloc_failures);
 	else
 		unknown("alloc_failures:");
+	if (d->has_badblock_errors)
+		field("badblock_errors:", "%" PRIu64 " reads, %" PRIu64 " writes",
+		      d->badblock_read_errors, d->badblock_write_errors);
 }
 
 int cmd_info(int argc, char **argv)

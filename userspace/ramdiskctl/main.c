@@ -83,6 +83,24 @@ static const struct command commands[] = {
 	  "profile NAME|DEV nvram|ssd|hdd|disk-1994|none\n"
 	  "    Set the device's read, write and flush latency and bandwidth\n"
 	  "    to those of a kind of disk, and print what was set.\n" },
+	{ "fault", cmd_fault,
+	  "fault NAME|DEV set RANGE [--rw read|write|both]\n"
+	  "      [--error eio|medium|nospc|timeout] [--heal]\n"
+	  "fault NAME|DEV list [--json|--raw] [--noheadings]\n"
+	  "fault NAME|DEV clear [RANGE]\n"
+	  "    Bad blocks: I/O that meets a sector of RANGE (START-END or\n"
+	  "    START, 512-byte sectors, inclusive) moves the sectors before\n"
+	  "    it and fails. set replaces what RANGE covers; clear takes\n"
+	  "    RANGE, or every range, out of the list.\n"
+	  "    --rw OP                the I/O that fails: read, write or both\n"
+	  "                           (default)\n"
+	  "    --error ERR            eio (default), medium (ENODATA), nospc,\n"
+	  "                           or timeout (ETIMEDOUT after a second)\n"
+	  "    --heal                 a successful write heals the sectors it\n"
+	  "                           covers, as a disk remaps them\n"
+	  "    -j, --json             {\"badblocks\": [...]}\n"
+	  "    -r, --raw              no alignment, one space between columns\n"
+	  "    -n, --noheadings       no header line\n" },
 	{ "save", cmd_save,
 	  "save DEV FILE\n"
 	  "    Write the ranges of DEV that hold data into the image FILE,\n"

@@ -76,6 +76,9 @@ struct rdctl_device {
 	uint64_t discards, discard_bytes, write_zeroes, write_zeroes_bytes;
 	bool has_reads, has_writes, has_discards, has_write_zeroes;
 	uint64_t flushes, alloc_failures;
+	/* bios failed by a bad block, reads and writes */
+	bool has_badblock_errors;
+	uint64_t badblock_read_errors, badblock_write_errors;
 	/* bytes written but not yet durable (lost by a power cut), and cuts so far */
 	bool has_dirty, has_power_cuts;
 	uint64_t dirty_bytes, power_cuts;
@@ -154,6 +157,11 @@ int print_devices(const struct rdctl_device *list, size_t count, const struct ta
 void print_columns_help(FILE *out);
 
 /* emulate.c: cache mode, latency and durable-state lines of info. */
+/*
+ * The configuration behind arg, which must exist in configfs; RC_OK, or a
+ * message and an exit status.
+ */
+int resolve_configured(const char *cmd, const char *arg, struct rdctl_device *d);
 void print_emulation(const struct rdctl_device *d,
 		     void (*field)(const char *key, const char *value));
 /*
@@ -171,5 +179,6 @@ int cmd_powercut(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_save(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
+int cmd_fault(int argc, char **argv);
 
 #endif /* RAMDISKCTL_H */

@@ -387,10 +387,29 @@ static void io_geometry(struct fuzz *f, struct slot *s, int fd)
 			    size, bs, want_size, want_bs);
 }
 
+/*
+ * Whether the slot has bad blocks now: then reads and writes may fail
+ * with the errors a range gives, and a failed write may have moved the
+ * sectors before its first bad one.
+ */
+static bool slot_has_badblocks(const struct fuzz *f, const struct slot *s)
+{
+	char path[512], buf[8];
+
+	slot_path(f, s, "badblocks", path, sizeof(path));
+	return read_file(path, buf, sizeof(buf)) > 0;
+}
+
+static bool badblocks_errno(int err)
+{
+	return err == EIO || err == ENODATA || err == ENOSPC || err == ETIMEDOUT;
+}
+
 static void io_write(struct fuzz *f, struct slot *s, int fd, uint64_t off, uint64_t len, void *buf)
 {
 	uint64_t seq = ++f->next_seq;
 	ssize_t n;
+	int err;
 
 	shadow_fill(&s->shadow, buf, off, len, seq);
 	n = pwrite(fd, buf, len, (off_t)off);
@@ -400,12 +419,13 @@ static void io_write(struct fuzz *f, struct slot *s, int fd, uint64_t off, uint6
 		fuzz_log(f, " write %" PRIu64 "+%" PRIu64 ": ok", off, len);
 		return;
 	}
-	fuzz_log(f, " write %" PRIu64 "+%" PRIu64 ": %s", off, len,
-		 n < 0 ? strerror(errno) : "short");
-	if (n < 0 && errno != EIO && errno != ENOSPC && errno != EPERM)
-		fuzz_report(f, "write: unexpected error %s", strerror(errno));
+	err = n < 0 ? errno : 0;
+	fuzz_log(f, " write %" PRIu64 "+%" PRIu64 ": %s", off, len, err ? strerror(err) : "short");
+	if (err && err != EIO && err != ENOSPC && err != EPERM &&
+	    !(badblocks_errno(err) && slot_has_badblocks(f, s)))
+		fuzz_report(f, "write: unexpected error %s", strerror(err));
 	/* some of it may have landed */
-	if (n != 0 && !(n < 0 && errno == EPERM))
+	if (n != 0 && err != EPERM)
 		shadow_set(&s->shadow, off, len, SEQ_UNKNOWN);
 }
 
@@ -414,10 +434,17 @@ static void io_read(struct fuzz *f, struct slot *s, int fd, uint64_t off, uint64
 	char why[200];
 	unsigned int bad;
 	ssize_t n;
+	int err;
 
 	n = pread(fd, buf, len, (off_t)off);
-	if (n < 0) {
-		fuzz_report(f, "read %" PRIu64 "+%" PRIu64 ": %s", off, len, strerror(errno));
+	err = n < 0 ? errno : 0;
+	if (err && badblocks_errno(err) && slot_has_badblocks(f, s)) {
+		fuzz_log(f, " read %" PRIu64 "+%" PRIu64 ": %s (bad blocks)", off, len,
+			 strerror(err));
+		return;
+	}
+	if (err) {
+		fuzz_report(f, "read %" PRIu64 "+%" PRIu64 ": %s", off, len, strerror(err));
 		return;
 	}
 	bad = shadow_check(&s->shadow, buf, off, (uint64_t)n, why, sizeof(why));
@@ -621,6 +648,10 @@ void fuzz_step(struct fuzz *f)
 	x3 = rng_next(&f->rng);
 	value_make(&f->rng, &v);
 	f->step++;
+
+	/* half the badblocks writes are lines of its syntax, which reach its checks */
+	if (a == A_ATTR && !strcmp(f->attrs[x1 % f->nr_attrs], "badblocks") && x2 % 2)
+		value_badblocks(x2 >> 1, x3, &v);
 
 	fuzz_log(f, "%" PRIu64 " %s %s", f->step, action_names[a], s->name);
 	switch (a) {

@@ -172,3 +172,55 @@ void value_describe(const struct value *v, char *out, size_t size)
 		o += (size_t)snprintf(out + o, size - o, "...");
 	snprintf(out + o, size - o, "\"[%zu]", v->len);
 }
+
+/*
+ * A line for the badblocks attribute, from two draws already made: mostly
+ * ranges inside the window the I/O checks cover, so bad blocks meet the
+ * fuzzer's reads and writes, with every option; removals, clear, and a few
+ * lines the module must refuse.
+ */
+void value_badblocks(uint64_t x, uint64_t y, struct value *v)
+{
+	static const char *const rw[] = { "", " rw=read", " rw=write", " rw=both" };
+	/* a timeout holds each bio a second: rarely */
+	static const char *const errs[] = {
+		"",	      " error=eio",    " error=medium", " error=nospc",
+		" error=eio", " error=medium", " error=nospc",	" error=timeout"
+	};
+	static const char *const sticky[] = { "", " sticky=0", " sticky=1" };
+	static const char *const refused[] = { " rw=sideways", " error=enoent", " sticky=2",
+					       " bogus",       " rw",		"  rw=read x" };
+	uint64_t start = (y >> 8) % SHADOW_SECTORS;
+	uint64_t end = start + (y >> 32) % 64;
+	const char *nl = x & 0x1000 ? "\n" : "";
+
+	switch (x % 10) {
+	case 0:
+	case 1:
+	case 2:
+	case 3:
+		v->len = (size_t)snprintf(
+			v->buf, sizeof(v->buf), "+%" PRIu64 "-%" PRIu64 "%s%s%s%s", start, end,
+			rw[(x >> 4) % 4], errs[(x >> 6) % 8], sticky[(x >> 9) % 3], nl);
+		break;
+	case 4:
+		v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "+%" PRIu64 "%s", start, nl);
+		break;
+	case 5:
+	case 6:
+		v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "-%" PRIu64 "-%" PRIu64 "%s",
+					  start, end, nl);
+		break;
+	case 7:
+		v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "clear%s", nl);
+		break;
+	case 8:
+		v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "+%" PRIu64 "-%" PRIu64 "%s",
+					  end + 1, start, nl);
+		break;
+	default:
+		v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "+%" PRIu64 "-%" PRIu64 "%s%s",
+					  start, end, refused[(x >> 4) % 6], nl);
+		break;
+	}
+}
