@@ -1,20 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit test of rdbench's table printer: human alignment, JSON and CSV quoting. */
 #include "output.h"
+#include "check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond)                                                                              \
-	do {                                                                                     \
-		if (!(cond)) {                                                                   \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                              \
-		}                                                                                \
-	} while (0)
 
 static char *render(const struct table *t, enum output_format fmt)
 {

@@ -6,6 +6,7 @@
  * bytes, and its data is the device it was saved from.
  */
 #include "rdimage.h"
+#include "check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,16 +18,6 @@
 #endif
 #define OLD_IMAGE RD_SOURCE_DIR "/tests/host/data/rdimage/format1-975c151.img"
 #define OLD_DEVICE_SIZE (16u << 20)
-
-static int failures;
-
-#define CHECK(cond)                                                                              \
-	do {                                                                                     \
-		if (!(cond)) {                                                                   \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                              \
-		}                                                                                \
-	} while (0)
 
 static void test_crc(void)
 {
