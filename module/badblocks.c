@@ -28,6 +28,7 @@
 #include <linux/string.h>
 
 #include "badblocks.h"
+#include "fault_error.h"
 #include "ramdisk.h"
 
 /*
@@ -41,19 +42,12 @@
 #define RD_BB_READ 0x1
 #define RD_BB_WRITE 0x2
 
-enum rd_bb_error {
-	RD_BB_EIO,
-	RD_BB_MEDIUM,
-	RD_BB_NOSPC,
-	RD_BB_TIMEOUT,
-};
-
 /* sectors of 512 bytes, first and last, inclusive */
 struct rd_bb_range {
 	u64 start;
 	u64 end;
 	u8 rw; /* RD_BB_READ, RD_BB_WRITE or both */
-	u8 error; /* enum rd_bb_error */
+	u8 error; /* enum rd_fault_error */
 	/* false: a successful write heals the sectors it covers */
 	bool sticky;
 };
@@ -73,28 +67,6 @@ static const char *const rd_bb_rw_names[] = {
 	[RD_BB_READ] = "read",
 	[RD_BB_WRITE] = "write",
 	[RD_BB_READ | RD_BB_WRITE] = "both",
-};
-
-static const char *const rd_bb_error_names[] = {
-	[RD_BB_EIO] = "eio",
-	[RD_BB_MEDIUM] = "medium",
-	[RD_BB_NOSPC] = "nospc",
-	[RD_BB_TIMEOUT] = "timeout",
-};
-
-/*
- * What each error stands for: EIO is a command the disk failed for no
- * stated reason; a medium error is an unreadable or unwritable sector
- * (ENODATA to the caller, and the block layer logs it as critical medium
- * error); NOSPC is a thin-provisioned device out of room; a timeout is a
- * command that never answered, which the block layer ends with
- * BLK_STS_TIMEOUT (ETIMEDOUT) after it waited.
- */
-static const blk_status_t rd_bb_status[] = {
-	[RD_BB_EIO] = BLK_STS_IOERR,
-	[RD_BB_MEDIUM] = BLK_STS_MEDIUM,
-	[RD_BB_NOSPC] = BLK_STS_NOSPC,
-	[RD_BB_TIMEOUT] = BLK_STS_TIMEOUT,
 };
 
 struct rd_badblocks *rd_bb_create(void)
@@ -189,7 +161,7 @@ ssize_t rd_bb_show(struct rd_badblocks *bb, char *page, size_t size)
 
 		len += scnprintf(page + len, size - len, "+%llu-%llu rw=%s error=%s sticky=%d\n",
 				 x->start, x->end, rd_bb_rw_names[x->rw],
-				 rd_bb_error_names[x->error], x->sticky);
+				 rd_fault_error_name(x->error), x->sticky);
 	}
 	spin_unlock_irqrestore(&bb->lock, flags);
 	return len;
@@ -245,7 +217,7 @@ static int rd_bb_parse_option(char *tok, struct rd_bb_range *x)
 			return -EINVAL;
 		x->rw = i;
 	} else if (!strcmp(tok, "error")) {
-		i = rd_bb_match(rd_bb_error_names, ARRAY_SIZE(rd_bb_error_names), val);
+		i = rd_fault_error_parse(val);
 		if (i < 0)
 			return -EINVAL;
 		x->error = i;
@@ -280,7 +252,7 @@ static int rd_bb_parse(char *buf, enum rd_bb_cmd *cmd, struct rd_bb_range *x)
 	*cmd = line[0] == '+' ? RD_BB_ADD : RD_BB_REMOVE;
 	line++;
 	*x = (struct rd_bb_range){ .rw = RD_BB_READ | RD_BB_WRITE,
-				   .error = RD_BB_EIO,
+				   .error = RD_FAULT_EIO,
 				   .sticky = true };
 	tok = strsep(&line, " \t");
 	err = rd_bb_parse_range(tok, &x->start, &x->end);
@@ -395,7 +367,7 @@ blk_status_t rd_bb_check(struct rd_badblocks *bb, struct bio *bio, bool write, u
 		if (x->end < s || !(x->rw & want))
 			continue;
 		first = max(x->start, s);
-		status = rd_bb_status[x->error];
+		status = rd_fault_error_status(x->error);
 		break;
 	}
 	spin_unlock_irqrestore(&bb->lock, flags);

@@ -24,9 +24,6 @@ struct rd_badblocks;
  */
 DECLARE_STATIC_KEY_FALSE(rd_bb_in_use);
 
-/* How long a range with error=timeout holds a bio before failing it. */
-#define RD_BB_TIMEOUT_MS 1000
-
 struct rd_badblocks *rd_bb_create(void);
 void rd_bb_destroy(struct rd_badblocks *bb);
 /* ranges now; read without a lock, a hint for the submit path */

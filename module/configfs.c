@@ -2,9 +2,9 @@
 /*
  * Run-time configuration under /sys/kernel/config/ramdisk/: mkdir NAME
  * makes a configuration, `power` turns it into /dev/ramdiskN and back,
- * rmdir drops it. Attributes other than badblocks, mem_limit, spare_pages,
- * rotational and the latency, bandwidth and power-cut ones are fixed while
- * powered.
+ * rmdir drops it. Attributes other than badblocks, fault_schedule,
+ * mem_limit, spare_pages, rotational and the latency, bandwidth and
+ * power-cut ones are fixed while powered.
  *
  * A powered configuration pins its directory, so rmdir gets EBUSY until
  * `power` is 0 again. configfs decides rmdir before asking the module
@@ -23,6 +23,7 @@
 #include <linux/string.h>
 
 #include "badblocks.h"
+#include "fault_schedule.h"
 #include "cache.h"
 #include "ramdisk.h"
 #include "store.h"
@@ -373,6 +374,30 @@ static ssize_t rd_cfg_badblocks_store(struct config_item *item, const char *page
 }
 CONFIGFS_ATTR(rd_cfg_, badblocks);
 
+/*
+ * Fault rules, one per line; a write appends one or clears them all, also
+ * while powered. The rules belong to the item, as the bad blocks do.
+ */
+static ssize_t rd_cfg_fault_schedule_show(struct config_item *item, char *page)
+{
+	return rd_fault_sched_show(to_rd_cfg_item(item)->cfg.fault_sched, page, PAGE_SIZE);
+}
+
+static ssize_t rd_cfg_fault_schedule_store(struct config_item *item, const char *page, size_t count)
+{
+	struct rd_cfg_item *c = to_rd_cfg_item(item);
+	int err;
+
+	err = rd_cfg_may_admin(config_item_name(item), "fault_schedule");
+	if (err)
+		return err;
+	mutex_lock(&rd_lock);
+	err = rd_fault_sched_store(c->cfg.fault_sched, config_item_name(item), page);
+	mutex_unlock(&rd_lock);
+	return err ? err : count;
+}
+CONFIGFS_ATTR(rd_cfg_, fault_schedule);
+
 static ssize_t rd_cfg_index_show(struct config_item *item, char *page)
 {
 	struct rd_cfg_item *c = to_rd_cfg_item(item);
@@ -477,6 +502,7 @@ static struct configfs_attribute *rd_cfg_attrs[] = {
 	&rd_cfg_attr_block_size,
 	&rd_cfg_attr_cache_mode,
 	&rd_cfg_attr_cache_size,
+	&rd_cfg_attr_fault_schedule,
 	&rd_cfg_attr_flush_latency_ns,
 	&rd_cfg_attr_format,
 	&rd_cfg_attr_index,
@@ -505,6 +531,7 @@ static void rd_cfg_release(struct config_item *item)
 {
 	struct rd_cfg_item *c = to_rd_cfg_item(item);
 
+	rd_fault_sched_destroy(c->cfg.fault_sched);
 	rd_bb_destroy(c->cfg.badblocks);
 	kfree(c);
 }
@@ -536,12 +563,19 @@ static struct config_item *rd_cfg_make_item(struct config_group *group, const ch
 		return ERR_PTR(-ENOMEM);
 	rd_config_init_default(&c->cfg);
 	c->cfg.badblocks = rd_bb_create();
-	if (!c->cfg.badblocks) {
-		kfree(c);
-		return ERR_PTR(-ENOMEM);
-	}
+	if (!c->cfg.badblocks)
+		goto out_free_item;
+	c->cfg.fault_sched = rd_fault_sched_create();
+	if (!c->cfg.fault_sched)
+		goto out_destroy_badblocks;
 	config_item_init_type_name(&c->item, name, &rd_cfg_type);
 	return &c->item;
+
+out_destroy_badblocks:
+	rd_bb_destroy(c->cfg.badblocks);
+out_free_item:
+	kfree(c);
+	return ERR_PTR(-ENOMEM);
 }
 
 /* A powered item is pinned, so only unpowered ones reach here. */

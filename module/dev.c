@@ -253,6 +253,7 @@ struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name)
 		return ERR_PTR(-ENOMEM);
 	strscpy(rd->name, name, sizeof(rd->name));
 	rd->badblocks = cfg->badblocks;
+	rd->fault_sched = cfg->fault_sched;
 	init_rwsem(&rd->power_sem);
 
 	rd->index = ida_alloc_max(&rd_dev_number_ida, RAMDISK_MAX_DEVICES - 1, GFP_KERNEL);

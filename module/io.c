@@ -16,6 +16,8 @@
 #include "badblocks.h"
 #include "bio_walk.h"
 #include "cache.h"
+#include "fault_error.h"
+#include "fault_schedule.h"
 #include "ramdisk.h"
 #include "store.h"
 #include "throttle.h"
@@ -54,7 +56,7 @@ static blk_status_t rd_rw(struct rd_store *store, struct bio *bio, bool write)
 }
 
 /*
- * The fault layer, above every store (see badblocks.c): out of line, and
+ * The bad-block layer, above every store (see badblocks.c): out of line, and
  * reached only while some device has bad blocks (rd_bb_active()).
  *
  * A bio that meets a bad sector moves the whole logical blocks before it
@@ -247,22 +249,68 @@ static blk_status_t rd_submit_bio_cached(struct rd_device *rd, struct bio *bio)
 	return status;
 }
 
+/*
+ * The fault schedule, above the bad blocks (see fault_schedule.c): out of
+ * line, and reached only while some device has a rule. Fails the bio or
+ * drops it (true: it is not to be served), or leaves it to be served, in
+ * *late_ns how late it is to end.
+ */
+static noinline bool rd_fault_sched_fails(struct rd_device *rd, struct bio *bio, u64 *late_ns)
+{
+	struct rd_fault_verdict v;
+
+	if (!rd_fault_sched_draw(rd->fault_sched, bio, &v))
+		return false;
+	if (v.status) {
+		this_cpu_inc(rd->stats->fault_errors);
+		bio->bi_status = v.status;
+		return true;
+	}
+	if (v.drop) {
+		this_cpu_inc(rd->stats->fault_drops);
+		return true;
+	}
+	this_cpu_inc(rd->stats->fault_delays);
+	*late_ns = v.delay_ns;
+	return false;
+}
+
+static __always_inline bool rd_fault_sched_active(const struct rd_device *rd)
+{
+	return static_branch_unlikely(&rd_fault_sched_in_use) && rd->fault_sched &&
+	       rd_fault_sched_count(rd->fault_sched);
+}
+
+/* Whether a fault layer may have made the bio one that must end late. */
+static __always_inline bool rd_fault_timed_out(const struct bio *bio)
+{
+	return (static_branch_unlikely(&rd_bb_in_use) ||
+		static_branch_unlikely(&rd_fault_sched_in_use)) &&
+	       bio->bi_status == BLK_STS_TIMEOUT;
+}
+
 void rd_submit_bio(struct bio *bio)
 {
 	struct rd_device *rd = bio->bi_bdev->bd_disk->private_data;
+	u64 late_ns = 0;
 
-	if (likely(!rd->cache)) {
-		bio->bi_status = rd_dispatch(rd, rd->store, bio);
-	} else {
-		if (bio->bi_opf & REQ_NOWAIT) {
-			bio_wouldblock_error(bio);
-			return;
-		}
-		bio->bi_status = rd_submit_bio_cached(rd, bio);
+	if (unlikely(rd->cache) && (bio->bi_opf & REQ_NOWAIT)) {
+		bio_wouldblock_error(bio);
+		return;
 	}
+	if (rd_fault_sched_active(rd) && rd_fault_sched_fails(rd, bio, &late_ns))
+		goto end;
+	if (likely(!rd->cache))
+		bio->bi_status = rd_dispatch(rd, rd->store, bio);
+	else
+		bio->bi_status = rd_submit_bio_cached(rd, bio);
+end:
+	/* a timeout is a command that never answered: it ends after the host waited */
+	if (rd_fault_timed_out(bio))
+		late_ns = max_t(u64, late_ns, RD_FAULT_TIMEOUT_MS * NSEC_PER_MSEC);
 	/* completion comes after power_sem is released: end_io may submit again */
-	if (static_branch_unlikely(&rd_bb_in_use) && bio->bi_status == BLK_STS_TIMEOUT)
-		rd_throttle_end_bio_late(rd->throttle, bio, RD_BB_TIMEOUT_MS * NSEC_PER_MSEC);
+	if (unlikely(late_ns))
+		rd_throttle_end_bio_late(rd->throttle, bio, late_ns);
 	else if (unlikely(READ_ONCE(rd->throttled)))
 		rd_throttle_end_bio(rd->throttle, bio);
 	else

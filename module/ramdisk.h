@@ -14,6 +14,7 @@
 #include "uapi/ramdisk.h"
 
 struct rd_badblocks;
+struct rd_fault_sched;
 struct rd_cache;
 struct rd_store;
 struct rd_throttle;
@@ -54,6 +55,8 @@ struct rd_config {
 	 * shared with its device; NULL for load-time devices
 	 */
 	struct rd_badblocks *badblocks;
+	/* rules that fail or delay bios (fault_schedule.h), owned likewise */
+	struct rd_fault_sched *fault_sched;
 };
 
 /*
@@ -75,6 +78,10 @@ struct rd_stats {
 	/* bios failed by a bad block (badblocks.c) */
 	u64 badblock_read_errors;
 	u64 badblock_write_errors;
+	/* bios a fault schedule failed, dropped and ended late (fault_schedule.c) */
+	u64 fault_errors;
+	u64 fault_drops;
+	u64 fault_delays;
 };
 
 #define RD_NAME_LEN 64
@@ -98,6 +105,8 @@ struct rd_device {
 	struct rd_throttle *throttle;
 	/* the configuration's bad blocks, or NULL; it outlives the device */
 	struct rd_badblocks *badblocks;
+	/* the configuration's fault schedule, or NULL; it outlives the device */
+	struct rd_fault_sched *fault_sched;
 	/* completions wait for the throttle; may change while in use */
 	bool throttled;
 	int index;

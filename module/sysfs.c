@@ -40,6 +40,9 @@ static void rd_stats_sum(struct rd_device *rd, struct rd_stats *sum)
 		sum->cut_errors += s->cut_errors;
 		sum->badblock_read_errors += s->badblock_read_errors;
 		sum->badblock_write_errors += s->badblock_write_errors;
+		sum->fault_errors += s->fault_errors;
+		sum->fault_delays += s->fault_delays;
+		sum->fault_drops += s->fault_drops;
 	}
 }
 
@@ -72,6 +75,9 @@ RD_STAT_ATTR(flushes);
 RD_STAT_ATTR(cut_errors);
 RD_STAT_ATTR(badblock_read_errors);
 RD_STAT_ATTR(badblock_write_errors);
+RD_STAT_ATTR(fault_errors);
+RD_STAT_ATTR(fault_delays);
+RD_STAT_ATTR(fault_drops);
 
 static ssize_t name_show(struct device *dev, struct device_attribute *attr, char *buf)
 {
@@ -175,6 +181,9 @@ static struct attribute *rd_stat_attrs[] = {
 	&dev_attr_cut_errors.attr,
 	&dev_attr_dirty_bytes.attr,
 	&dev_attr_discards.attr,
+	&dev_attr_fault_delays.attr,
+	&dev_attr_fault_drops.attr,
+	&dev_attr_fault_errors.attr,
 	&dev_attr_flushes.attr,
 	&dev_attr_mem_limit.attr,
 	&dev_attr_name.attr,
