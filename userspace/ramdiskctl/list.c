@@ -6,6 +6,8 @@
  */
 #include "ramdiskctl.h"
 
+#include "table.h"
+
 #include "size.h"
 
 #include <err.h>
@@ -392,46 +394,26 @@ static size_t pick_columns(const struct rdctl_device *list, size_t count,
  * libsmartcols prints nothing for a table without lines; a person (or
  * grep) still wants the header saying what would be listed.
  */
-static void print_empty_header(const int *cols, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		printf("%s%s", i ? " " : "", columns[cols[i]].name);
-	putchar('\n');
-}
-
 int print_devices(const struct rdctl_device *list, size_t count, const struct table_opts *o)
 {
 	int cols[ARRAY_LEN(json_default) + ARRAY_LEN(o->cols)];
+	struct table_column tcols[ARRAY_LEN(cols)];
+	const struct table_style style = { o->json, o->raw, o->noheadings };
 	bool human = !o->json && !o->bytes;
 	struct libscols_table *tb;
 	size_t n = pick_columns(list, count, o, cols);
-	int rc = RC_ERROR;
 
-	if (!count && !o->json && !o->noheadings) {
-		print_empty_header(cols, n);
-		return RC_OK;
-	}
-	tb = scols_new_table();
-	if (!tb)
-		goto out_nomem;
-	/* the JSON document is {"devices": [...]} */
-	if (scols_table_set_name(tb, "devices"))
-		goto out_nomem;
-	scols_table_enable_json(tb, o->json);
-	scols_table_enable_raw(tb, o->raw);
-	scols_table_enable_noheadings(tb, o->noheadings);
 	for (size_t i = 0; i < n; i++) {
-		enum value_kind kind = columns[cols[i]].kind;
-		struct libscols_column *cl;
+		bool text = columns[cols[i]].kind == V_TEXT;
 
-		cl = scols_table_new_column(tb, columns[cols[i]].name, 0,
-					    kind == V_TEXT ? 0 : SCOLS_FL_RIGHT);
-		if (!cl)
-			goto out_nomem;
-		if (scols_column_set_json_type(cl, kind == V_TEXT ? SCOLS_JSON_STRING :
-								    SCOLS_JSON_NUMBER))
-			goto out_nomem;
+		tcols[i] = (struct table_column){ columns[cols[i]].name,
+						  text ? SCOLS_JSON_STRING : SCOLS_JSON_NUMBER,
+						  text ? 0 : SCOLS_FL_RIGHT };
 	}
+	/* the JSON document is {"devices": [...]} */
+	tb = table_new("devices", tcols, n, &style);
+	if (!tb)
+		return RC_ERROR;
 	for (size_t r = 0; r < count; r++) {
 		struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
@@ -448,11 +430,7 @@ int print_devices(const struct rdctl_device *list, size_t count, const struct ta
 				goto out_nomem;
 		}
 	}
-	rc = scols_print_table(tb) ? RC_ERROR : RC_OK;
-	if (rc)
-		warnx("writing the table failed");
-	scols_unref_table(tb);
-	return rc;
+	return table_print(tb, &style);
 out_nomem:
 	scols_unref_table(tb);
 	warnx("out of memory");
