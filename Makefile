@@ -99,14 +99,16 @@ $(foreach p,$(PROGRAMS),$(eval $(call program_rules,$(p))))
 
 # Host unit tests: each tests/host/unit/test_NAME.c with the library, or,
 # when NAME.c lives in a program's folder, with that one module, the
-# program's headers and the libraries the program links.
+# program's headers and the libraries the program links; NAME_DEPS names
+# the other modules of that program NAME.c calls.
+fault_rule_DEPS := fault_range
 UNIT_SRCS := $(wildcard $(TOP)/tests/host/unit/test_*.c)
 UNIT_BINS := $(patsubst $(TOP)/tests/host/unit/%.c,$(BUILD)/asan/unit/%,$(UNIT_SRCS))
 unit_home = $(patsubst $(TOP)/userspace/%/$(1).c,%,$(filter-out $(TOP)/userspace/lib/%, \
 	$(wildcard $(TOP)/userspace/*/$(1).c)))
 define unit_rules
 $(1)_HOME := $$(call unit_home,$(1))
-$(1)_OBJ := $$(if $$($(1)_HOME),$(BUILD)/asan/obj/$$($(1)_HOME)/$(1).o)
+$(1)_OBJ := $$(if $$($(1)_HOME),$$(patsubst %,$(BUILD)/asan/obj/$$($(1)_HOME)/%.o,$(1) $$($(1)_DEPS)))
 $(BUILD)/asan/unit/test_$(1): $(TOP)/tests/host/unit/test_$(1).c $$($(1)_OBJ) \
 		$(BUILD)/asan/obj/librd.a $(LIB_HDRS)
 	@mkdir -p $$(dir $$@)

@@ -128,6 +128,13 @@ static void load_stats(struct rdctl_device *d)
 	d->has_badblock_errors = !sysfs_read_u64(path, &d->badblock_read_errors);
 	stat_path(path, sizeof(path), d->index, "badblock_write_errors");
 	d->has_badblock_errors &= !sysfs_read_u64(path, &d->badblock_write_errors);
+	/* nor one older than fault schedules these */
+	stat_path(path, sizeof(path), d->index, "fault_errors");
+	d->has_fault_counts = !sysfs_read_u64(path, &d->fault_errors);
+	stat_path(path, sizeof(path), d->index, "fault_drops");
+	d->has_fault_counts &= !sysfs_read_u64(path, &d->fault_drops);
+	stat_path(path, sizeof(path), d->index, "fault_delays");
+	d->has_fault_counts &= !sysfs_read_u64(path, &d->fault_delays);
 	stat_path(path, sizeof(path), d->index, "spare_pages");
 	d->has_spare = !sysfs_read_u64(path, &d->spare_pages);
 	stat_path(path, sizeof(path), d->index, "backing");

@@ -1,71 +1,83 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fault: the bad blocks of a configuration (its configfs badblocks file):
- * set a range, list them as a table or JSON, clear one or all.
+ * fault: the injected faults of a configuration. Its bad blocks (the
+ * configfs badblocks file): set a range, list them, clear one or all. Its
+ * fault schedule (the fault_schedule file): add a rule, list the rules
+ * with what they did. clear without a range clears both.
  */
 #include "ramdiskctl.h"
 
 #include "fault_range.h"
+#include "fault_rule.h"
 #include "sysfs_file.h"
+#include "table.h"
 
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <libsmartcols.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The most ranges the module keeps; the list is read whole into this. */
+/* More lines than the module keeps (48 ranges, 16 rules): a list is read whole. */
 #define FAULT_LIST_MAX 64
 
 struct fault_opts {
 	struct fault_range range;
-	bool json, raw, noheadings;
+	struct fault_rule rule;
+	bool have_error, have_seed;
+	struct table_style style;
 };
 
-static int badblocks_path(const struct rdctl_device *d, char *path, size_t len)
+/* The path of a configuration's attr (badblocks or fault_schedule), when the module has it. */
+static int attr_path(const struct rdctl_device *d, const char *attr, char *path, size_t len)
 {
-	path_fmt(path, len, "%s/%s/badblocks", configfs_root(), d->name);
-	if (!module_supports("badblocks")) {
-		warnx("fault: the loaded ramdisk module has no bad blocks (see its features)");
+	path_fmt(path, len, "%s/%s/%s", configfs_root(), d->name, attr);
+	if (!module_supports(attr)) {
+		warnx("fault: the loaded ramdisk module has no %s (see its features)",
+		      strcmp(attr, "badblocks") ? "fault schedule" : "bad blocks");
 		return RC_ERROR;
 	}
 	return RC_OK;
 }
 
-static int write_line(const struct rdctl_device *d, const char *line)
+static int write_attr(const struct rdctl_device *d, const char *attr, const char *line)
 {
 	char path[PATH_MAX];
-	int rc = badblocks_path(d, path, sizeof(path));
+	int rc = attr_path(d, attr, path, sizeof(path));
 
 	if (rc)
 		return rc;
 	if (sysfs_write_line(path, line))
-		return report_errno(errno, "fault: %s: writing '%s' to badblocks", d->name, line);
+		return report_errno(errno, "fault: %s: writing '%s' to %s", d->name, line, attr);
 	return RC_OK;
 }
 
-/* The module's list into r[]; the number of ranges, or -1 with a message. */
-static int read_list(const struct rdctl_device *d, struct fault_range *r, size_t max)
+/*
+ * The lines of a configuration's attr, each through parse into the n-th
+ * slot of the array at items (size bytes each); the number read, or -1
+ * with a message.
+ */
+static int read_lines(const struct rdctl_device *d, const char *attr, void *items, size_t size,
+		      int (*parse)(const char *line, void *item))
 {
 	char path[PATH_MAX], *line = NULL;
 	size_t cap = 0;
 	int n = 0;
 	FILE *f;
 
-	if (badblocks_path(d, path, sizeof(path)))
+	if (attr_path(d, attr, path, sizeof(path)))
 		return -1;
 	f = fopen(path, "re");
 	if (!f) {
-		report_errno(errno, "fault: %s: reading badblocks", d->name);
+		report_errno(errno, "fault: %s: reading %s", d->name, attr);
 		return -1;
 	}
 	while (getline(&line, &cap, f) > 0) {
-		if ((size_t)n == max || fault_parse_line(line, &r[n])) {
-			warnx("fault: %s: cannot read the badblocks line '%s'", d->name,
+		if (n == FAULT_LIST_MAX || parse(line, (char *)items + (size_t)n * size)) {
+			warnx("fault: %s: cannot read the %s line '%s'", d->name, attr,
 			      strtok(line, "\n"));
 			n = -1;
 			break;
@@ -77,13 +89,19 @@ static int read_list(const struct rdctl_device *d, struct fault_range *r, size_t
 	return n;
 }
 
-static int print_list(const struct fault_range *r, int n, const struct fault_opts *o)
+static int parse_range_line(const char *line, void *item)
 {
-	static const struct {
-		const char *name;
-		int json;
-		int flags;
-	} cols[] = {
+	return fault_parse_line(line, item);
+}
+
+static int parse_rule_line(const char *line, void *item)
+{
+	return fault_rule_parse_line(line, item);
+}
+
+static int print_ranges(const struct fault_range *r, int n, const struct table_style *style)
+{
+	static const struct table_column cols[] = {
 		{ "START", SCOLS_JSON_NUMBER, SCOLS_FL_RIGHT },
 		{ "END", SCOLS_JSON_NUMBER, SCOLS_FL_RIGHT },
 		{ "SECTORS", SCOLS_JSON_NUMBER, SCOLS_FL_RIGHT },
@@ -91,32 +109,11 @@ static int print_list(const struct fault_range *r, int n, const struct fault_opt
 		{ "ERROR", SCOLS_JSON_STRING, 0 },
 		{ "STICKY", SCOLS_JSON_BOOLEAN, 0 },
 	};
-	const size_t ncols = sizeof(cols) / sizeof(cols[0]);
-	struct libscols_table *tb;
-	int rc = RC_ERROR;
-
-	/* libsmartcols prints nothing for a table without lines: the header, then */
-	if (!n && !o->json) {
-		for (size_t i = 0; i < ncols && !o->noheadings; i++)
-			printf("%s%s", cols[i].name, i + 1 < ncols ? " " : "\n");
-		return RC_OK;
-	}
-	tb = scols_new_table();
+	struct libscols_table *tb =
+		table_new("badblocks", cols, sizeof(cols) / sizeof(cols[0]), style);
 
 	if (!tb)
-		goto out_nomem;
-	if (scols_table_set_name(tb, "badblocks"))
-		goto out_nomem;
-	scols_table_enable_json(tb, o->json);
-	scols_table_enable_raw(tb, o->raw);
-	scols_table_enable_noheadings(tb, o->noheadings);
-	for (size_t i = 0; i < ncols; i++) {
-		struct libscols_column *cl =
-			scols_table_new_column(tb, cols[i].name, 0, cols[i].flags);
-
-		if (!cl || scols_column_set_json_type(cl, cols[i].json))
-			goto out_nomem;
-	}
+		return RC_ERROR;
 	for (int i = 0; i < n; i++) {
 		struct libscols_line *ln = scols_table_new_line(tb, NULL);
 		char num[3][24];
@@ -134,15 +131,67 @@ static int print_list(const struct fault_range *r, int n, const struct fault_opt
 		    scols_line_set_data(ln, 5, r[i].sticky ? "yes" : "no"))
 			goto out_nomem;
 	}
-	rc = scols_print_table(tb) ? RC_ERROR : RC_OK;
-	if (rc)
-		warnx("writing the table failed");
-	scols_unref_table(tb);
-	return rc;
+	return table_print(tb, style);
 out_nomem:
 	scols_unref_table(tb);
 	warnx("out of memory");
 	return RC_ERROR;
+}
+
+/* The cells of one rule; a column a rule does not use is left out (JSON null). */
+static int rule_cells(struct libscols_line *ln, const struct fault_rule *r)
+{
+	char kinds[32], prob[16], num[7][24];
+	const char *action = r->delay_us ? "delay" : r->drop ? "drop" : fault_error_name(r->error);
+
+	fault_kinds_name(r->kinds, kinds, sizeof(kinds));
+	fault_prob_name(r->prob_ppm, prob, sizeof(prob));
+	snprintf(num[0], sizeof(num[0]), "%" PRIu32, r->every);
+	snprintf(num[1], sizeof(num[1]), "%" PRIu64, r->seed);
+	snprintf(num[2], sizeof(num[2]), "%" PRIu32, r->after_flush);
+	snprintf(num[3], sizeof(num[3]), "%" PRIu32, r->window_ms);
+	snprintf(num[4], sizeof(num[4]), "%" PRIu32, r->delay_us);
+	snprintf(num[5], sizeof(num[5]), "%" PRIu64, r->seen);
+	snprintf(num[6], sizeof(num[6]), "%" PRIu64, r->injected);
+	return scols_line_set_data(ln, 0, kinds) ||
+	       (r->every && scols_line_set_data(ln, 1, num[0])) ||
+	       (r->prob_ppm &&
+		(scols_line_set_data(ln, 2, prob) || scols_line_set_data(ln, 3, num[1]))) ||
+	       scols_line_set_data(ln, 4, num[2]) || scols_line_set_data(ln, 5, num[3]) ||
+	       scols_line_set_data(ln, 6, action) ||
+	       (r->delay_us && scols_line_set_data(ln, 7, num[4])) ||
+	       scols_line_set_data(ln, 8, num[5]) || scols_line_set_data(ln, 9, num[6]);
+}
+
+static int print_rules(const struct fault_rule *r, int n, const struct table_style *style)
+{
+	static const struct table_column cols[] = {
+		{ "KINDS", SCOLS_JSON_STRING, 0 },
+		{ "EVERY", SCOLS_JSON_NUMBER, SCOLS_FL_RIGHT },
+		{ "PROB", SCOLS_JSON_NUMBER, SCOLS_FL_RIGHT },
+		{ "SEED", SCOLS_JSON_NUMBER, SCOLS_FL_RIGHT },
+		{ "AFTER_FLUSH", SCOLS_JSON_NUMBER, SCOLS_FL_RIGHT },
+		{ "WINDOW_MS", SCOLS_JSON_NUMBER, SCOLS_FL_RIGHT },
+		{ "ACTION", SCOLS_JSON_STRING, 0 },
+		{ "DELAY_US", SCOLS_JSON_NUMBER, SCOLS_FL_RIGHT },
+		{ "SEEN", SCOLS_JSON_NUMBER, SCOLS_FL_RIGHT },
+		{ "INJECTED", SCOLS_JSON_NUMBER, SCOLS_FL_RIGHT },
+	};
+	struct libscols_table *tb =
+		table_new("fault_schedule", cols, sizeof(cols) / sizeof(cols[0]), style);
+
+	if (!tb)
+		return RC_ERROR;
+	for (int i = 0; i < n; i++) {
+		struct libscols_line *ln = scols_table_new_line(tb, NULL);
+
+		if (!ln || rule_cells(ln, &r[i])) {
+			scols_unref_table(tb);
+			warnx("out of memory");
+			return RC_ERROR;
+		}
+	}
+	return table_print(tb, style);
 }
 
 /* "--NAME" of the option getopt_long() returned as opt. */
@@ -159,17 +208,123 @@ static const char *option_name(const struct option *longopts, int opt)
 	return "option";
 }
 
+/* A u32 option's value; RC_OK or a usage error. */
+static int u32_option(const struct option *longopts, int opt, const char *arg, uint32_t min,
+		      uint32_t max, uint32_t *v)
+{
+	char *end;
+	unsigned long long n;
+
+	errno = 0;
+	n = strtoull(arg, &end, 10);
+	if (arg[0] < '0' || arg[0] > '9' || *end || errno || n < min || n > max)
+		return usage_error("fault", "%s '%s' is not a number from %" PRIu32 " to %" PRIu32,
+				   option_name(longopts, opt), arg, min, max);
+	*v = (uint32_t)n;
+	return RC_OK;
+}
+
+/* Which options each action takes, by their getopt letters. */
+static const struct {
+	const char *action;
+	const char *opts;
+} action_opts[] = {
+	{ "set", "weH" },   { "list", "jrn" },		{ "clear", "" },
+	{ "rules", "jrn" }, { "schedule", "ePSAWDXE" },
+};
+
+static const char *allowed_opts(const char *sub)
+{
+	for (size_t i = 0; i < sizeof(action_opts) / sizeof(action_opts[0]); i++)
+		if (!strcmp(action_opts[i].action, sub))
+			return action_opts[i].opts;
+	return NULL;
+}
+
+/* The value of one option; RC_OK or a usage error. */
+static int fault_option(const struct option *longopts, int opt, struct fault_opts *o)
+{
+	switch (opt) {
+	case 'w':
+		if (fault_parse_rw(optarg, &o->range.rw))
+			return usage_error("fault", "--rw '%s' is not read, write or both", optarg);
+		return RC_OK;
+	case 'e':
+		if (fault_parse_error(optarg, &o->range.error))
+			return usage_error("fault",
+					   "--error '%s' is not eio, medium, nospc or timeout",
+					   optarg);
+		o->rule.error = o->range.error;
+		o->have_error = true;
+		return RC_OK;
+	case 'H':
+		o->range.sticky = false;
+		return RC_OK;
+	case 'E':
+		return u32_option(longopts, opt, optarg, 1, UINT32_MAX, &o->rule.every);
+	case 'P':
+		if (fault_parse_prob(optarg, &o->rule.prob_ppm))
+			return usage_error("fault",
+					   "--prob '%s' is not a probability above 0 and at "
+					   "most 1, to 6 decimal places",
+					   optarg);
+		return RC_OK;
+	case 'S': {
+		char *end;
+
+		errno = 0;
+		o->rule.seed = strtoull(optarg, &end, 10);
+		if (optarg[0] < '0' || optarg[0] > '9' || *end || errno)
+			return usage_error("fault", "--seed '%s' is not a number from 0 to 2^64-1",
+					   optarg);
+		o->have_seed = true;
+		return RC_OK;
+	}
+	case 'A':
+		return u32_option(longopts, opt, optarg, 0, UINT32_MAX, &o->rule.after_flush);
+	case 'W':
+		return u32_option(longopts, opt, optarg, 0, UINT32_MAX, &o->rule.window_ms);
+	case 'D':
+		return u32_option(longopts, opt, optarg, 1, FAULT_DELAY_US_MAX, &o->rule.delay_us);
+	case 'X':
+		o->rule.drop = true;
+		return RC_OK;
+	case 'j':
+		o->style.json = true;
+		return RC_OK;
+	case 'r':
+		o->style.raw = true;
+		return RC_OK;
+	case 'n':
+		o->style.noheadings = true;
+		return RC_OK;
+	default:
+		return RC_USAGE;
+	}
+}
+
 /* RC_OK, or the exit status to end with (help was printed, or a usage error). */
 static int fault_options(int argc, char **argv, const char *sub, struct fault_opts *o, bool *done)
 {
 	static const struct option longopts[] = {
-		{ "rw", required_argument, NULL, 'w' }, { "error", required_argument, NULL, 'e' },
-		{ "heal", no_argument, NULL, 'H' },	{ "json", no_argument, NULL, 'j' },
-		{ "raw", no_argument, NULL, 'r' },	{ "noheadings", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },	{ NULL, 0, NULL, 0 },
+		{ "rw", required_argument, NULL, 'w' },
+		{ "error", required_argument, NULL, 'e' },
+		{ "heal", no_argument, NULL, 'H' },
+		{ "every", required_argument, NULL, 'E' },
+		{ "prob", required_argument, NULL, 'P' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "after-flush", required_argument, NULL, 'A' },
+		{ "window", required_argument, NULL, 'W' },
+		{ "delay", required_argument, NULL, 'D' },
+		{ "drop", no_argument, NULL, 'X' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "raw", no_argument, NULL, 'r' },
+		{ "noheadings", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
-	bool set = !strcmp(sub, "set"), list = !strcmp(sub, "list");
-	int opt;
+	const char *allowed = allowed_opts(sub);
+	int opt, rc;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, ":jrnh", longopts, NULL)) != -1) {
@@ -177,87 +332,125 @@ static int fault_options(int argc, char **argv, const char *sub, struct fault_op
 			*done = true;
 			return command_help("fault");
 		}
-		if ((strchr("weH", opt) && !set) || (strchr("jrn", opt) && !list))
+		if (opt == '?' || opt == ':')
+			return option_error("fault", argv, opt);
+		if (!strchr(allowed, opt))
 			return usage_error("fault", "%s takes no %s", sub,
 					   option_name(longopts, opt));
-		switch (opt) {
-		case 'w':
-			if (fault_parse_rw(optarg, &o->range.rw))
-				return usage_error("fault", "--rw '%s' is not read, write or both",
-						   optarg);
-			break;
-		case 'e':
-			if (fault_parse_error(optarg, &o->range.error))
-				return usage_error(
-					"fault",
-					"--error '%s' is not eio, medium, nospc or timeout",
-					optarg);
-			break;
-		case 'H':
-			o->range.sticky = false;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'r':
-			o->raw = true;
-			break;
-		case 'n':
-			o->noheadings = true;
-			break;
-		default:
-			return option_error("fault", argv, opt);
-		}
+		rc = fault_option(longopts, opt, o);
+		if (rc)
+			return rc;
 	}
 	return RC_OK;
 }
 
+/* A rule from KINDS and the options of schedule; RC_OK or a usage error. */
+static int schedule_rule(const char *kinds, struct fault_opts *o)
+{
+	struct fault_rule *r = &o->rule;
+
+	if (fault_parse_kinds(kinds, &r->kinds))
+		return usage_error("fault",
+				   "'%s' is not KINDS: any, or read, write, flush and "
+				   "discard, comma-separated",
+				   kinds);
+	if (!r->every == !r->prob_ppm)
+		return usage_error("fault", "schedule takes one of --every and --prob");
+	if (o->have_seed && !r->prob_ppm)
+		return usage_error("fault", "--seed goes with --prob");
+	if (o->have_error + !!r->delay_us + r->drop > 1)
+		return usage_error("fault", "schedule takes one of --error, --delay and --drop");
+	if (fault_rule_invalid(r))
+		return usage_error("fault", "schedule: %s", fault_rule_invalid(r));
+	return RC_OK;
+}
+
+/* The operands after the action's options: their count must fit the action. */
+static int check_operands(const char *sub, int left)
+{
+	if (!strcmp(sub, "set") && left != 1)
+		return usage_error("fault", "set takes one RANGE");
+	if (!strcmp(sub, "schedule") && left != 1)
+		return usage_error("fault", "schedule takes one KINDS");
+	if ((!strcmp(sub, "list") || !strcmp(sub, "rules")) && left)
+		return usage_error("fault", "%s takes no operand", sub);
+	if (!strcmp(sub, "clear") && left > 1)
+		return usage_error("fault", "clear takes one RANGE or none");
+	return RC_OK;
+}
+
+/* clear without a range: every bad block and every rule, where the module has them. */
+static int clear_all(const struct rdctl_device *d)
+{
+	int rc = write_attr(d, "badblocks", "clear");
+
+	if (!rc && module_supports("fault_schedule"))
+		rc = write_attr(d, "fault_schedule", "clear");
+	return rc;
+}
+
 int cmd_fault(int argc, char **argv)
 {
-	struct fault_opts o = { .range = { .rw = FAULT_BOTH, .error = FAULT_EIO, .sticky = true } };
-	struct fault_range r[FAULT_LIST_MAX];
+	struct fault_opts o = {
+		.range = { .rw = FAULT_BOTH, .error = FAULT_EIO, .sticky = true },
+		.rule = { .error = FAULT_EIO },
+	};
+	struct fault_range ranges[FAULT_LIST_MAX];
+	struct fault_rule rules[FAULT_LIST_MAX];
 	struct rdctl_device d;
 	const char *sub, *target;
 	bool done = false;
-	char line[128];
+	char line[256];
 	int rc, n;
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
 		return command_help("fault");
 	if (argc < 3)
-		return usage_error("fault", "takes a device and set, list or clear");
+		return usage_error("fault",
+				   "takes a device and set, list, clear, schedule or rules");
 	target = argv[1];
 	sub = argv[2];
-	if (strcmp(sub, "set") && strcmp(sub, "list") && strcmp(sub, "clear"))
-		return usage_error("fault", "unknown action '%s': set, list or clear", sub);
+	if (!allowed_opts(sub))
+		return usage_error("fault",
+				   "unknown action '%s': set, list, clear, schedule or rules", sub);
 	/* the options and operands after the action, the action as argv[0] */
 	rc = fault_options(argc - 2, argv + 2, sub, &o, &done);
 	if (rc || done)
 		return rc;
 	argc -= 2;
 	argv += 2;
-	if (!strcmp(sub, "set") && optind != argc - 1)
-		return usage_error("fault", "set takes one RANGE");
-	if (!strcmp(sub, "list") && optind != argc)
-		return usage_error("fault", "list takes no RANGE");
-	if (!strcmp(sub, "clear") && optind < argc - 1)
-		return usage_error("fault", "clear takes one RANGE or none");
-	if (optind < argc && fault_parse_range(argv[optind], &o.range.start, &o.range.end))
-		return usage_error("fault", "'%s' is not a RANGE: START-END or START, in sectors",
-				   argv[optind]);
+	rc = check_operands(sub, argc - optind);
+	if (rc)
+		return rc;
+	if (!strcmp(sub, "schedule"))
+		rc = schedule_rule(argv[optind], &o);
+	else if (optind < argc && fault_parse_range(argv[optind], &o.range.start, &o.range.end))
+		rc = usage_error("fault", "'%s' is not a RANGE: START-END or START, in sectors",
+				 argv[optind]);
+	if (rc)
+		return rc;
 
 	rc = resolve_configured("fault", target, &d);
 	if (rc)
 		return rc;
 	if (!strcmp(sub, "list")) {
-		n = read_list(&d, r, FAULT_LIST_MAX);
-		return n < 0 ? RC_ERROR : print_list(r, n, &o);
+		n = read_lines(&d, "badblocks", ranges, sizeof(ranges[0]), parse_range_line);
+		return n < 0 ? RC_ERROR : print_ranges(ranges, n, &o.style);
+	}
+	if (!strcmp(sub, "rules")) {
+		n = read_lines(&d, "fault_schedule", rules, sizeof(rules[0]), parse_rule_line);
+		return n < 0 ? RC_ERROR : print_rules(rules, n, &o.style);
+	}
+	if (!strcmp(sub, "schedule")) {
+		if (fault_rule_format(&o.rule, line, sizeof(line)))
+			return RC_ERROR;
+		return write_attr(&d, "fault_schedule", line);
 	}
 	if (!strcmp(sub, "clear") && optind == argc)
-		return write_line(&d, "clear");
+		return clear_all(&d);
 	if (!strcmp(sub, "clear"))
 		snprintf(line, sizeof(line), "-%" PRIu64 "-%" PRIu64, o.range.start, o.range.end);
 	else if (fault_format_add(&o.range, line, sizeof(line)))
 		return RC_ERROR;
-	return write_line(&d, line);
+	return write_attr(&d, "badblocks", line);
 }

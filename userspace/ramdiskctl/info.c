@@ -135,6 +135,10 @@ static void print_info(const struct rdctl_device *d)
 	if (d->has_badblock_errors)
 		field("badblock_errors:", "%" PRIu64 " reads, %" PRIu64 " writes",
 		      d->badblock_read_errors, d->badblock_write_errors);
+	if (d->has_fault_counts)
+		field("scheduled_faults:",
+		      "%" PRIu64 " errors, %" PRIu64 " drops, %" PRIu64 " delays", d->fault_errors,
+		      d->fault_drops, d->fault_delays);
 }
 
 int cmd_info(int argc, char **argv)

@@ -79,6 +79,9 @@ struct rdctl_device {
 	/* bios failed by a bad block, reads and writes */
 	bool has_badblock_errors;
 	uint64_t badblock_read_errors, badblock_write_errors;
+	/* bios the fault schedule failed, dropped and delayed */
+	bool has_fault_counts;
+	uint64_t fault_errors, fault_drops, fault_delays;
 	/* bytes written but not yet durable (lost by a power cut), and cuts so far */
 	bool has_dirty, has_power_cuts;
 	uint64_t dirty_bytes, power_cuts;
