@@ -29,7 +29,8 @@ run first
 # Every kind of action ran, with real effects: without these the run
 # proves nothing.
 for what in "attr " "power " "io " "sysfs " "busy " "mkdir " "rmdir " " accepted" \
-	" write [0-9]*+[0-9]*: ok" " read [0-9]*+[0-9]*: 0 bad" " extents " "BLKDISCARD"; do
+	" write [0-9]*+[0-9]*: ok" " read [0-9]*+[0-9]*: 0 bad" " extents " "BLKDISCARD" \
+	"fault_schedule=\"+" "(injected)"; do
 	grep -q -- "$what" "$RD_TMP/first.log" || fail "the run never did '$what'"
 done
 verified=$(sed -n 's/.* \([0-9]*\) bytes verified.*/\1/p' "$RD_TMP/first.out")

@@ -307,6 +307,31 @@ static void io_extents(struct fuzz *f, struct slot *s, int fd, uint64_t x2, uint
 	free(ext);
 }
 
+/*
+ * Whether the slot injects faults now, bad blocks or schedule rules: then
+ * reads, writes and flushes may fail with the errors a fault gives, and a
+ * failed write may have moved the sectors before its first bad one.
+ */
+static bool slot_has_faults(const struct fuzz *f, const struct slot *s)
+{
+	char path[512], buf[8];
+
+	slot_path(f, s, "badblocks", path, sizeof(path));
+	if (read_file(path, buf, sizeof(buf)) > 0)
+		return true;
+	slot_path(f, s, "fault_schedule", path, sizeof(path));
+	return read_file(path, buf, sizeof(buf)) > 0;
+}
+
+/* Whether a rule of the slot's schedule drops bios: a write that passed may not have landed. */
+static bool slot_may_drop(const struct fuzz *f, const struct slot *s)
+{
+	char path[512], buf[4096];
+
+	slot_path(f, s, "fault_schedule", path, sizeof(path));
+	return read_file(path, buf, sizeof(buf)) > 0 && strstr(buf, " drop");
+}
+
 /* Block ioctls a user of the device or an administrator may send. */
 static void io_block_ioctl(struct fuzz *f, struct slot *s, int fd, uint64_t x2, uint64_t x3)
 {
@@ -357,7 +382,7 @@ static void io_block_ioctl(struct fuzz *f, struct slot *s, int fd, uint64_t x2, 
 		 err ? strerror(err) : "ok");
 	if (!cmd)
 		return;
-	if (!err && cmd != BLKSECDISCARD)
+	if (!err && cmd != BLKSECDISCARD && !slot_may_drop(f, s))
 		shadow_set(&s->shadow, range[0], range[1], 0);
 	else if (err != EINVAL && err != EOPNOTSUPP && err != EPERM)
 		shadow_set(&s->shadow, range[0], range[1], SEQ_UNKNOWN);
@@ -387,19 +412,6 @@ static void io_geometry(struct fuzz *f, struct slot *s, int fd)
 			    size, bs, want_size, want_bs);
 }
 
-/*
- * Whether the slot has bad blocks now: then reads and writes may fail
- * with the errors a range gives, and a failed write may have moved the
- * sectors before its first bad one.
- */
-static bool slot_has_badblocks(const struct fuzz *f, const struct slot *s)
-{
-	char path[512], buf[8];
-
-	slot_path(f, s, "badblocks", path, sizeof(path));
-	return read_file(path, buf, sizeof(buf)) > 0;
-}
-
 static bool badblocks_errno(int err)
 {
 	return err == EIO || err == ENODATA || err == ENOSPC || err == ETIMEDOUT;
@@ -408,21 +420,23 @@ static bool badblocks_errno(int err)
 static void io_write(struct fuzz *f, struct slot *s, int fd, uint64_t off, uint64_t len, void *buf)
 {
 	uint64_t seq = ++f->next_seq;
+	bool injected;
 	ssize_t n;
 	int err;
 
 	shadow_fill(&s->shadow, buf, off, len, seq);
 	n = pwrite(fd, buf, len, (off_t)off);
 	if (n == (ssize_t)len) {
-		shadow_set(&s->shadow, off, len, seq);
+		shadow_set(&s->shadow, off, len, slot_may_drop(f, s) ? SEQ_UNKNOWN : seq);
 		f->bytes_written += len;
 		fuzz_log(f, " write %" PRIu64 "+%" PRIu64 ": ok", off, len);
 		return;
 	}
 	err = n < 0 ? errno : 0;
-	fuzz_log(f, " write %" PRIu64 "+%" PRIu64 ": %s", off, len, err ? strerror(err) : "short");
-	if (err && err != EIO && err != ENOSPC && err != EPERM &&
-	    !(badblocks_errno(err) && slot_has_badblocks(f, s)))
+	injected = err && badblocks_errno(err) && slot_has_faults(f, s);
+	fuzz_log(f, " write %" PRIu64 "+%" PRIu64 ": %s%s", off, len, err ? strerror(err) : "short",
+		 injected ? " (injected)" : "");
+	if (err && err != EIO && err != ENOSPC && err != EPERM && !injected)
 		fuzz_report(f, "write: unexpected error %s", strerror(err));
 	/* some of it may have landed */
 	if (n != 0 && err != EPERM)
@@ -438,8 +452,8 @@ static void io_read(struct fuzz *f, struct slot *s, int fd, uint64_t off, uint64
 
 	n = pread(fd, buf, len, (off_t)off);
 	err = n < 0 ? errno : 0;
-	if (err && badblocks_errno(err) && slot_has_badblocks(f, s)) {
-		fuzz_log(f, " read %" PRIu64 "+%" PRIu64 ": %s (bad blocks)", off, len,
+	if (err && badblocks_errno(err) && slot_has_faults(f, s)) {
+		fuzz_log(f, " read %" PRIu64 "+%" PRIu64 ": %s (injected)", off, len,
 			 strerror(err));
 		return;
 	}
@@ -517,6 +531,8 @@ static void do_io(struct fuzz *f, struct slot *s, uint64_t x1, uint64_t x2, uint
 			s->cut_unreported = false;
 		else if (errno == EIO && s->cut_unreported)
 			s->cut_unreported = false;
+		else if (badblocks_errno(errno) && slot_has_faults(f, s))
+			fuzz_log(f, " fsync: %s (injected)", strerror(errno));
 		else
 			fuzz_report(f, "fsync %s: %s", dev, strerror(errno));
 		fuzz_log(f, " fsync");
@@ -649,9 +665,11 @@ void fuzz_step(struct fuzz *f)
 	value_make(&f->rng, &v);
 	f->step++;
 
-	/* half the badblocks writes are lines of its syntax, which reach its checks */
+	/* half the fault writes are lines of their syntax, which reach the checks */
 	if (a == A_ATTR && !strcmp(f->attrs[x1 % f->nr_attrs], "badblocks") && x2 % 2)
 		value_badblocks(x2 >> 1, x3, &v);
+	if (a == A_ATTR && !strcmp(f->attrs[x1 % f->nr_attrs], "fault_schedule") && x2 % 2)
+		value_fault_schedule(x2 >> 1, x3, &v);
 
 	fuzz_log(f, "%" PRIu64 " %s %s", f->step, action_names[a], s->name);
 	switch (a) {

@@ -42,6 +42,8 @@ struct value {
 void value_make(struct rng *r, struct value *v);
 /* A line for the badblocks attribute, made from two draws x and y. */
 void value_badblocks(uint64_t x, uint64_t y, struct value *v);
+/* A line for the fault_schedule attribute, made from two draws x and y. */
+void value_fault_schedule(uint64_t x, uint64_t y, struct value *v);
 /* A printable form of v for the log (escapes, long runs shortened). */
 void value_describe(const struct value *v, char *out, size_t size);
 

@@ -224,3 +224,61 @@ void value_badblocks(uint64_t x, uint64_t y, struct value *v)
 		break;
 	}
 }
+
+/*
+ * A line for the fault_schedule attribute, from two draws already made:
+ * mostly rules of every trigger, gate and action, with short delays (a
+ * timeout holds a bio a second: rarely); clear; and lines the module must
+ * refuse.
+ */
+void value_fault_schedule(uint64_t x, uint64_t y, struct value *v)
+{
+	static const char *const kinds[] = {
+		"read",	      "write", "flush",	      "discard",
+		"read,write", "any",   "write,flush", "write,discard"
+	};
+	static const char *const gates[] = { "",
+					     "",
+					     " after_flush=1",
+					     " after_flush=3",
+					     " window_ms=200",
+					     " after_flush=1 window_ms=500" };
+	static const char *const actions[] = {
+		"",	 " error=eio", " error=medium", " error=nospc", " delay_us=1000",
+		" drop", " error=eio", " error=timeout"
+	};
+	static const char *const refused[] = { " every=0",
+					       " prob=0",
+					       " prob=1.5",
+					       " every=2 prob=0.5",
+					       " every=2 seed=3",
+					       " every=2 drop error=eio",
+					       " every=2 delay_us=0",
+					       " every=2 bogus=1" };
+	const char *k = kinds[x % 8], *action = actions[(x >> 6) % 8];
+	const char *nl = x & 0x1000 ? "\n" : "";
+	char trigger[48];
+
+	/* a dropped read is refused: make it a rule the module takes, mostly */
+	if (!strcmp(action, " drop") && (!strncmp(k, "read", 4) || !strcmp(k, "any")))
+		k = "write";
+	if ((x >> 3) % 2)
+		snprintf(trigger, sizeof(trigger), " every=%" PRIu64, 1 + (y % 8));
+	else
+		snprintf(trigger, sizeof(trigger), " prob=0.%02" PRIu64 " seed=%" PRIu64,
+			 1 + (y % 99), y >> 40);
+	switch ((x >> 9) % 10) {
+	case 0:
+	case 1:
+		v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "clear%s", nl);
+		break;
+	case 2:
+		v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "+%s%s%s", k,
+					  refused[(y >> 8) % 8], nl);
+		break;
+	default:
+		v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "+%s%s%s%s%s", k, trigger,
+					  gates[(y >> 16) % 6], action, nl);
+		break;
+	}
+}
