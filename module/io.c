@@ -16,6 +16,7 @@
 #include "badblocks.h"
 #include "bio_walk.h"
 #include "cache.h"
+#include "compat.h"
 #include "fault_error.h"
 #include "fault_schedule.h"
 #include "ramdisk.h"
@@ -142,6 +143,25 @@ static blk_status_t rd_op_read(struct rd_device *rd, struct rd_store *store, str
 }
 
 /*
+ * Whether an atomic write keeps to the device's limits: whole units, at
+ * most the largest, aligned to the smallest, within one boundary window.
+ * The block layer checks the size of a REQ_ATOMIC bio before a bio-based
+ * driver sees it and the file paths check its alignment, but an in-kernel
+ * submitter may still send one that breaks them; a disk refuses such a
+ * command rather than write it in pieces.
+ */
+static bool rd_atomic_write_fits(const struct rd_device *rd, u64 pos, unsigned int bytes)
+{
+	u64 last = pos + bytes - 1;
+
+	/* the limits are powers of two (rd_config_validate()) */
+	if (!rd->atomic_unit_max || !bytes || bytes > rd->atomic_unit_max ||
+	    (bytes & (rd->atomic_unit_min - 1)) || (pos & (rd->atomic_unit_min - 1)))
+		return false;
+	return !rd->atomic_boundary || !((pos ^ last) & ~(u64)(rd->atomic_boundary - 1));
+}
+
+/*
  * A write, with its flush before (REQ_PREFLUSH) and its data made durable
  * after (REQ_FUA). Without a volatile layer every write is durable when it
  * completes, so both only count; the block layer strips them anyway while
@@ -151,7 +171,11 @@ static blk_status_t rd_op_write(struct rd_device *rd, struct rd_store *store, st
 {
 	unsigned int bytes = bio->bi_iter.bi_size;
 	u64 pos = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
+	bool atomic = rd_compat_bio_atomic(bio);
 	blk_status_t status;
+
+	if (unlikely(atomic) && !rd_atomic_write_fits(rd, pos, bytes))
+		return RD_COMPAT_STS_INVAL;
 
 	if (bio->bi_opf & (REQ_PREFLUSH | REQ_FUA))
 		this_cpu_inc(rd->stats->flushes);
