@@ -69,7 +69,9 @@ static blk_status_t rd_rw(struct rd_store *store, struct bio *bio, bool write)
  * sleep or, under REQ_NOWAIT, fail; and the submitter learns one status
  * for the whole bio either way, as the block layer reports a bio-based
  * device's bios whole. The bio stays as submitted for the statistics, the
- * throttle's bandwidth and the completion.
+ * throttle's bandwidth and the completion. An atomic write (REQ_ATOMIC)
+ * that meets a bad sector moves nothing, as a disk fails such a command
+ * whole.
  */
 static noinline blk_status_t rd_rw_badblocks(struct rd_device *rd, struct rd_store *store,
 					     struct bio *bio, bool write)
@@ -80,6 +82,9 @@ static noinline blk_status_t rd_rw_badblocks(struct rd_device *rd, struct rd_sto
 	unsigned int good;
 
 	fault = rd_bb_check(bb, bio, write, &good);
+	/* an atomic write that cannot be done whole is not done at all */
+	if (fault && write && rd_compat_bio_atomic(bio))
+		good = 0;
 	if (!fault) {
 		status = rd_rw(store, bio, write);
 		/* a disk remaps a sector it could not read once it is rewritten */
@@ -166,6 +171,12 @@ static bool rd_atomic_write_fits(const struct rd_device *rd, u64 pos, unsigned i
  * after (REQ_FUA). Without a volatile layer every write is durable when it
  * completes, so both only count; the block layer strips them anyway while
  * no write cache is advertised.
+ *
+ * An atomic write (REQ_ATOMIC) is made durable like a FUA write, before
+ * the bio lets go of power_sem: a power cut then falls wholly before it
+ * (the bio fails, nothing written) or wholly after (all of it durable),
+ * so no cut tears it. A disk may make data durable whenever it likes, so
+ * this changes nothing else a caller may observe.
  */
 static blk_status_t rd_op_write(struct rd_device *rd, struct rd_store *store, struct bio *bio)
 {
@@ -192,7 +203,7 @@ static blk_status_t rd_op_write(struct rd_device *rd, struct rd_store *store, st
 		status = rd_rw(store, bio, true);
 	this_cpu_inc(rd->stats->writes);
 	this_cpu_add(rd->stats->write_bytes, bytes);
-	if (!status && (bio->bi_opf & REQ_FUA) && store->ops->make_durable)
+	if (!status && ((bio->bi_opf & REQ_FUA) || atomic) && store->ops->make_durable)
 		status = rd_errno_to_status(store->ops->make_durable(store, pos, bytes));
 	return status;
 }
