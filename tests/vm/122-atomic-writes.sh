@@ -99,6 +99,8 @@ if [[ ,$features, != *,atomic_write_unit_max,* ]]; then
 			fail "no log line for $a"
 		assert_eq "$(cat "$RD_CONFIGFS/old/$a")" 0 "$a after the refusal"
 	done
+	run_cmd 1 "$RD_BIN/ramdiskctl" create --size 16M --atomic-write-unit-max 64K
+	grep -q "no atomic_write_unit_max attribute" <<<"$err" || fail "ramdiskctl create: $err"
 	echo "$RD_KVER: no atomic writes; the attributes are refused"
 	echo ok
 	exit 0
@@ -140,6 +142,13 @@ fi
 run_cmd 1 bash -c "echo 8192 >$RD_CONFIGFS/aw/atomic_write_unit_max"
 grep -q "Device or resource busy" <<<"$err" || fail "atomic_write_unit_max while powered: $err"
 rd_unconfigure aw
+
+# ramdiskctl create: each option reaches its attribute and the queue
+RD_DEV=$("$RD_BIN/ramdiskctl" create --name awctl --size 64M --atomic-write-unit-max 32K \
+	--atomic-write-unit-min 8K --atomic-write-boundary 128K) || fail "ramdiskctl create with atomic write options"
+on_exit "$RD_BIN/ramdiskctl remove awctl"
+assert_eq "$(queue atomic_write_unit_min_bytes) $(queue atomic_write_unit_max_bytes) $(queue atomic_write_boundary_bytes)" \
+	"8192 32768 131072" "the queue of a device made by ramdiskctl create"
 
 # --- invalid limits: EINVAL, one log line naming item, attribute and value, nothing changed
 rd_configure bad size=16M atomic_write_unit_max=16384 atomic_write_unit_min=4096
