@@ -202,4 +202,63 @@ static inline struct workqueue_struct *rd_compat_unbound_wq(void)
 }
 #endif
 
+#ifdef HAVE_ATOMIC_WRITE_LIMITS
+/*
+ * 6.11: a driver reports the atomic writes it takes in queue_limits, and
+ * the block layer refuses a REQ_ATOMIC bio whose size breaks them before
+ * the driver sees it. After 6.12 the driver must also set the
+ * BLK_FEAT_ATOMIC_WRITES feature, or the block layer clears the limits.
+ * The largest atomic write is the largest unit: one bio, one unit.
+ */
+#define RD_COMPAT_ATOMIC_WRITES true
+/* what the block layer answers a REQ_ATOMIC bio that breaks the limits */
+#define RD_COMPAT_STS_INVAL BLK_STS_INVAL
+
+static inline void rd_compat_limits_atomic_writes(struct queue_limits *lim, unsigned int unit_min,
+						  unsigned int unit_max, unsigned int boundary)
+{
+	lim->atomic_write_hw_unit_min = unit_min;
+	lim->atomic_write_hw_unit_max = unit_max;
+	lim->atomic_write_hw_max = unit_max;
+	lim->atomic_write_hw_boundary = boundary;
+#ifdef HAVE_BLK_FEAT_ATOMIC_WRITES
+	lim->features |= BLK_FEAT_ATOMIC_WRITES;
+#endif
+}
+
+/* The units the block layer settled on; it lowers, or clears, what it cannot take. */
+static inline void rd_compat_atomic_write_units(const struct request_queue *q,
+						unsigned int *unit_min, unsigned int *unit_max)
+{
+	*unit_min = q->limits.atomic_write_unit_min;
+	*unit_max = q->limits.atomic_write_unit_max;
+}
+
+static inline bool rd_compat_bio_atomic(const struct bio *bio)
+{
+	return bio->bi_opf & REQ_ATOMIC;
+}
+#else
+#define RD_COMPAT_ATOMIC_WRITES false
+/* no REQ_ATOMIC bio reaches a driver before 6.11 */
+#define RD_COMPAT_STS_INVAL BLK_STS_NOTSUPP
+
+static inline void rd_compat_limits_atomic_writes(struct queue_limits *lim, unsigned int unit_min,
+						  unsigned int unit_max, unsigned int boundary)
+{
+}
+
+static inline void rd_compat_atomic_write_units(const struct request_queue *q,
+						unsigned int *unit_min, unsigned int *unit_max)
+{
+	*unit_min = 0;
+	*unit_max = 0;
+}
+
+static inline bool rd_compat_bio_atomic(const struct bio *bio)
+{
+	return false;
+}
+#endif
+
 #endif /* RAMDISK_COMPAT_H */

@@ -25,6 +25,7 @@
 #include "badblocks.h"
 #include "fault_schedule.h"
 #include "cache.h"
+#include "compat.h"
 #include "ramdisk.h"
 #include "store.h"
 
@@ -186,6 +187,27 @@ static int rd_cfg_apply(struct rd_cfg_item *c, const char *attr, const struct rd
 		.store = rd_cfg_##_name##_store,                                          \
 	}
 
+/*
+ * The atomic write attributes exist on every kernel, but where the block
+ * layer takes no atomic writes from a bio-based driver they refuse every
+ * write with EOPNOTSUPP and a line saying why, and `features` leaves them
+ * out. A missing file would answer ENOENT, which a tool cannot tell from
+ * a typo or an older module, and which says nothing in the log.
+ */
+static int rd_cfg_parse_atomic(const char *who, const char *attr, const char *page,
+			       unsigned int *val)
+{
+	if (!RD_COMPAT_ATOMIC_WRITES) {
+		pr_warn("%s: %s is not supported: this kernel's block layer takes no atomic writes from a bio-based driver\n",
+			who, attr);
+		return -EOPNOTSUPP;
+	}
+	return rd_cfg_parse_uint(who, attr, page, val);
+}
+
+RD_CFG_ATTR(atomic_write_boundary, 0644, "%u", rd_cfg_parse_atomic, NULL);
+RD_CFG_ATTR(atomic_write_unit_max, 0644, "%u", rd_cfg_parse_atomic, NULL);
+RD_CFG_ATTR(atomic_write_unit_min, 0644, "%u", rd_cfg_parse_atomic, NULL);
 RD_CFG_ATTR(bandwidth_mbps, 0644, "%u", rd_cfg_parse_uint, rd_dev_set_throttle);
 RD_CFG_ATTR(block_size, 0644, "%u", rd_cfg_parse_uint, NULL);
 RD_CFG_ATTR(cache_size, 0644, "%llu", rd_cfg_parse_size, NULL);
@@ -497,6 +519,9 @@ CONFIGFS_ATTR(rd_cfg_, power);
 
 /* Alphabetical: the `features` file lists them in this order. */
 static struct configfs_attribute *rd_cfg_attrs[] = {
+	&rd_cfg_attr_atomic_write_boundary,
+	&rd_cfg_attr_atomic_write_unit_max,
+	&rd_cfg_attr_atomic_write_unit_min,
 	&rd_cfg_attr_badblocks,
 	&rd_cfg_attr_bandwidth_mbps,
 	&rd_cfg_attr_block_size,
@@ -591,14 +616,27 @@ static void rd_cfg_drop_item(struct config_group *group, struct config_item *ite
 	config_item_put(item);
 }
 
+/* Whether this kernel lets the attribute do anything: see rd_cfg_parse_atomic(). */
+static bool rd_cfg_attr_supported(const struct configfs_attribute *attr)
+{
+	if (attr == &rd_cfg_attr_atomic_write_boundary ||
+	    attr == &rd_cfg_attr_atomic_write_unit_max ||
+	    attr == &rd_cfg_attr_atomic_write_unit_min)
+		return RD_COMPAT_ATOMIC_WRITES;
+	return true;
+}
+
 static ssize_t rd_features_show(struct config_item *item, char *page)
 {
 	ssize_t len = 0;
 	int i;
 
-	for (i = 0; rd_cfg_attrs[i]; i++)
-		len += scnprintf(page + len, PAGE_SIZE - len, "%s%s", i ? "," : "",
+	for (i = 0; rd_cfg_attrs[i]; i++) {
+		if (!rd_cfg_attr_supported(rd_cfg_attrs[i]))
+			continue;
+		len += scnprintf(page + len, PAGE_SIZE - len, "%s%s", len ? "," : "",
 				 rd_cfg_attrs[i]->ca_name);
+	}
 	len += scnprintf(page + len, PAGE_SIZE - len, "\n");
 	return len;
 }

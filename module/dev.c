@@ -102,12 +102,68 @@ static int rd_config_validate_geometry(const struct rd_config *cfg, const char *
 	return 0;
 }
 
+/*
+ * An atomic write size or boundary: a power of two of whole logical
+ * blocks, as a disk counts them (NVMe AWUPF and NABSPF are counts of
+ * logical blocks). 0 = not set.
+ */
+static bool rd_atomic_size_ok(unsigned int bytes, unsigned int block_size)
+{
+	return !bytes || (is_power_of_2(bytes) && bytes >= block_size);
+}
+
+/*
+ * Atomic writes as the block layer takes them: units from the smallest to
+ * the largest, and a boundary no larger than the largest write would
+ * leave writes that can never be whole.
+ */
+static int rd_config_validate_atomic(const struct rd_config *cfg, const char *who)
+{
+	static const char *const names[] = { "atomic_write_unit_min", "atomic_write_unit_max",
+					     "atomic_write_boundary" };
+	const unsigned int vals[] = { cfg->atomic_write_unit_min, cfg->atomic_write_unit_max,
+				      cfg->atomic_write_boundary };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(vals); i++) {
+		if (!rd_atomic_size_ok(vals[i], cfg->block_size)) {
+			pr_warn("%s: %s %u is not a power of two at least block_size %u\n", who,
+				names[i], vals[i], cfg->block_size);
+			return -EINVAL;
+		}
+	}
+	if (cfg->atomic_write_unit_max > RD_ATOMIC_WRITE_MAX) {
+		pr_warn("%s: atomic_write_unit_max %u is above %u, the largest bio the block layer always builds whole\n",
+			who, cfg->atomic_write_unit_max, RD_ATOMIC_WRITE_MAX);
+		return -EINVAL;
+	}
+	if (cfg->atomic_write_unit_min > cfg->atomic_write_unit_max) {
+		pr_warn("%s: atomic_write_unit_min %u is above atomic_write_unit_max %u\n", who,
+			cfg->atomic_write_unit_min, cfg->atomic_write_unit_max);
+		return -EINVAL;
+	}
+	if (cfg->atomic_write_boundary && cfg->atomic_write_boundary < cfg->atomic_write_unit_max) {
+		pr_warn("%s: atomic_write_boundary %u is below atomic_write_unit_max %u\n", who,
+			cfg->atomic_write_boundary, cfg->atomic_write_unit_max);
+		return -EINVAL;
+	}
+	if (cfg->atomic_write_boundary && !cfg->atomic_write_unit_max) {
+		pr_warn("%s: atomic_write_boundary %u needs atomic_write_unit_max set first\n", who,
+			cfg->atomic_write_boundary);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Returns -EINVAL and logs why when cfg cannot make a device. */
 int rd_config_validate(const struct rd_config *cfg, const char *who)
 {
 	int err;
 
 	err = rd_config_validate_geometry(cfg, who);
+	if (err)
+		return err;
+	err = rd_config_validate_atomic(cfg, who);
 	if (err)
 		return err;
 	if (!cfg->size) {
@@ -196,6 +252,32 @@ static const struct block_device_operations rd_fops = {
 	.compat_ioctl = blkdev_compat_ptr_ioctl,
 };
 
+/* unit_min 0 with atomic writes on: one logical block, the least a disk writes */
+static unsigned int rd_atomic_unit_min(const struct rd_config *cfg)
+{
+	return cfg->atomic_write_unit_min ?: cfg->block_size;
+}
+
+/*
+ * The block layer quietly lowers or clears atomic write limits it cannot
+ * honour. A device that reported less than it was configured for would
+ * make a test believe it checked what it did not: refuse it.
+ */
+static int rd_check_atomic_limits(const struct rd_config *cfg, struct gendisk *disk,
+				  const char *who)
+{
+	unsigned int unit_min, unit_max;
+
+	if (!cfg->atomic_write_unit_max)
+		return 0;
+	rd_compat_atomic_write_units(disk->queue, &unit_min, &unit_max);
+	if (unit_min == rd_atomic_unit_min(cfg) && unit_max == cfg->atomic_write_unit_max)
+		return 0;
+	pr_warn("%s: the block layer took atomic writes of %u to %u bytes, not the %u to %u configured\n",
+		who, unit_min, unit_max, rd_atomic_unit_min(cfg), cfg->atomic_write_unit_max);
+	return -EINVAL;
+}
+
 /* Largest bio the device accepts; big bios keep sequential I/O cheap. */
 #define RD_MAX_HW_SECTORS (SZ_4M >> SECTOR_SHIFT)
 /* Discard and write-zeroes bios: whole pages, and bi_size must not overflow. */
@@ -218,6 +300,10 @@ static struct gendisk *rd_alloc_disk(const struct rd_config *cfg)
 	int err;
 
 	rd_compat_limits_memory_device(&lim);
+	if (cfg->atomic_write_unit_max)
+		rd_compat_limits_atomic_writes(&lim, rd_atomic_unit_min(cfg),
+					       cfg->atomic_write_unit_max,
+					       cfg->atomic_write_boundary);
 	disk = rd_compat_alloc_disk(&lim, cfg->numa_node);
 	if (IS_ERR(disk))
 		return disk;
@@ -299,6 +385,12 @@ struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name)
 		err = PTR_ERR(disk);
 		goto out_destroy_cache;
 	}
+	err = rd_check_atomic_limits(cfg, disk, name[0] ? name : "insmod");
+	if (err)
+		goto out_put_disk;
+	rd->atomic_unit_min = rd_atomic_unit_min(cfg);
+	rd->atomic_unit_max = cfg->atomic_write_unit_max;
+	rd->atomic_boundary = cfg->atomic_write_boundary;
 	/* writeback mode is a volatile cache: the block layer sends FLUSH and FUA */
 	if (rd->cache) {
 		err = rd_compat_set_write_cache(disk);

@@ -16,6 +16,7 @@
 #include "badblocks.h"
 #include "bio_walk.h"
 #include "cache.h"
+#include "compat.h"
 #include "fault_error.h"
 #include "fault_schedule.h"
 #include "ramdisk.h"
@@ -68,7 +69,9 @@ static blk_status_t rd_rw(struct rd_store *store, struct bio *bio, bool write)
  * sleep or, under REQ_NOWAIT, fail; and the submitter learns one status
  * for the whole bio either way, as the block layer reports a bio-based
  * device's bios whole. The bio stays as submitted for the statistics, the
- * throttle's bandwidth and the completion.
+ * throttle's bandwidth and the completion. An atomic write (REQ_ATOMIC)
+ * that meets a bad sector moves nothing, as a disk fails such a command
+ * whole.
  */
 static noinline blk_status_t rd_rw_badblocks(struct rd_device *rd, struct rd_store *store,
 					     struct bio *bio, bool write)
@@ -79,6 +82,9 @@ static noinline blk_status_t rd_rw_badblocks(struct rd_device *rd, struct rd_sto
 	unsigned int good;
 
 	fault = rd_bb_check(bb, bio, write, &good);
+	/* an atomic write that cannot be done whole is not done at all */
+	if (fault && write && rd_compat_bio_atomic(bio))
+		good = 0;
 	if (!fault) {
 		status = rd_rw(store, bio, write);
 		/* a disk remaps a sector it could not read once it is rewritten */
@@ -142,16 +148,45 @@ static blk_status_t rd_op_read(struct rd_device *rd, struct rd_store *store, str
 }
 
 /*
+ * Whether an atomic write keeps to the device's limits: whole units, at
+ * most the largest, aligned to the smallest, within one boundary window.
+ * The block layer checks the size of a REQ_ATOMIC bio before a bio-based
+ * driver sees it and the file paths check its alignment, but an in-kernel
+ * submitter may still send one that breaks them; a disk refuses such a
+ * command rather than write it in pieces.
+ */
+static bool rd_atomic_write_fits(const struct rd_device *rd, u64 pos, unsigned int bytes)
+{
+	u64 last = pos + bytes - 1;
+
+	/* the limits are powers of two (rd_config_validate()) */
+	if (!rd->atomic_unit_max || !bytes || bytes > rd->atomic_unit_max ||
+	    (bytes & (rd->atomic_unit_min - 1)) || (pos & (rd->atomic_unit_min - 1)))
+		return false;
+	return !rd->atomic_boundary || !((pos ^ last) & ~(u64)(rd->atomic_boundary - 1));
+}
+
+/*
  * A write, with its flush before (REQ_PREFLUSH) and its data made durable
  * after (REQ_FUA). Without a volatile layer every write is durable when it
  * completes, so both only count; the block layer strips them anyway while
  * no write cache is advertised.
+ *
+ * An atomic write (REQ_ATOMIC) is made durable like a FUA write, before
+ * the bio lets go of power_sem: a power cut then falls wholly before it
+ * (the bio fails, nothing written) or wholly after (all of it durable),
+ * so no cut tears it. A disk may make data durable whenever it likes, so
+ * this changes nothing else a caller may observe.
  */
 static blk_status_t rd_op_write(struct rd_device *rd, struct rd_store *store, struct bio *bio)
 {
 	unsigned int bytes = bio->bi_iter.bi_size;
 	u64 pos = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
+	bool atomic = rd_compat_bio_atomic(bio);
 	blk_status_t status;
+
+	if (unlikely(atomic) && !rd_atomic_write_fits(rd, pos, bytes))
+		return RD_COMPAT_STS_INVAL;
 
 	if (bio->bi_opf & (REQ_PREFLUSH | REQ_FUA))
 		this_cpu_inc(rd->stats->flushes);
@@ -168,7 +203,7 @@ static blk_status_t rd_op_write(struct rd_device *rd, struct rd_store *store, st
 		status = rd_rw(store, bio, true);
 	this_cpu_inc(rd->stats->writes);
 	this_cpu_add(rd->stats->write_bytes, bytes);
-	if (!status && (bio->bi_opf & REQ_FUA) && store->ops->make_durable)
+	if (!status && ((bio->bi_opf & REQ_FUA) || atomic) && store->ops->make_durable)
 		status = rd_errno_to_status(store->ops->make_durable(store, pos, bytes));
 	return status;
 }

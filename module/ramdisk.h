@@ -29,6 +29,13 @@ struct rd_config {
 	unsigned int io_opt; /* bytes; 0 = none */
 	/* reported as a spinning disk; may change while powered */
 	bool rotational;
+	/*
+	 * Atomic writes, in bytes: the smallest and largest one, and the
+	 * boundary none may cross (0 = none); unit_max 0 = no atomic writes
+	 */
+	unsigned int atomic_write_unit_min;
+	unsigned int atomic_write_unit_max;
+	unsigned int atomic_write_boundary;
 	unsigned int max_part;
 	u64 mem_limit; /* bytes, 0 = unlimited */
 	/* pages allocated ahead of first writes; may change while powered */
@@ -107,6 +114,10 @@ struct rd_device {
 	struct rd_badblocks *badblocks;
 	/* the configuration's fault schedule, or NULL; it outlives the device */
 	struct rd_fault_sched *fault_sched;
+	/* the atomic writes it takes (struct rd_config), checked per bio */
+	unsigned int atomic_unit_min;
+	unsigned int atomic_unit_max;
+	unsigned int atomic_boundary;
 	/* completions wait for the throttle; may change while in use */
 	bool throttled;
 	int index;
@@ -126,6 +137,13 @@ struct rd_device {
 
 /* A power cut lost completed writes that no flush has reported yet. */
 #define RD_LOST_WRITES 0
+
+/*
+ * The largest atomic write a device takes: one bio that the block layer
+ * can always build from one user buffer without splitting it (at least
+ * 128 segments of a page, less the partial first and last ones).
+ */
+#define RD_ATOMIC_WRITE_MAX (256U << 10)
 
 /* Serialises device creation and removal and configfs attribute changes. */
 extern struct mutex rd_lock;

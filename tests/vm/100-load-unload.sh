@@ -26,7 +26,13 @@ for round in 1 2; do
 	assert_eq "$(cat $params/block_size)" 512 "block_size parameter"
 	assert_eq "$(cat $params/max_part)" 0 "max_part parameter"
 	assert_eq "$(cat $params/mem_limit)" 0 "mem_limit parameter"
-	assert_eq "$(cat "$cfg/features")" "badblocks,bandwidth_mbps,block_size,cache_mode,cache_size,fault_schedule,flush_latency_ns,format,index,io_min,io_opt,max_part,mem_limit,numa_node,phys_addr,phys_size,physical_block_size,power,power_cut,power_cut_drop_percent,power_cut_seed,power_cut_unit,read_latency_ns,rotational,size,spare_pages,write_latency_ns" \
+	# the atomic write attributes where the block layer takes atomic
+	# writes from a bio-based driver (6.11 on; 122-atomic-writes.sh)
+	atomic=
+	IFS=. read -r major minor _ <<<"$RD_KVER"
+	((major > 6 || (major == 6 && minor >= 11))) &&
+		atomic=atomic_write_boundary,atomic_write_unit_max,atomic_write_unit_min,
+	assert_eq "$(cat "$cfg/features")" "${atomic}badblocks,bandwidth_mbps,block_size,cache_mode,cache_size,fault_schedule,flush_latency_ns,format,index,io_min,io_opt,max_part,mem_limit,numa_node,phys_addr,phys_size,physical_block_size,power,power_cut,power_cut_drop_percent,power_cut_seed,power_cut_unit,read_latency_ns,rotational,size,spare_pages,write_latency_ns" \
 		"configfs features"
 	# Load-time devices are not in configfs.
 	assert_eq "$(find "$cfg" -mindepth 1 -maxdepth 1 -type d | wc -l)" 0 "configfs directories"

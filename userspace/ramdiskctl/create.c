@@ -40,6 +40,9 @@ struct create_opts {
 	/* what the device reports of itself, as a disk does */
 	bool set_physical_block_size, set_io_min, set_io_opt, rotational;
 	uint64_t physical_block_size, io_min, io_opt;
+	/* atomic writes, as a disk reports them (the module checks the rules) */
+	bool set_atomic_min, set_atomic_max, set_atomic_boundary;
+	uint64_t atomic_min, atomic_max, atomic_boundary;
 	long max_part;
 	uint64_t mem_limit;
 	long numa_node;
@@ -161,6 +164,10 @@ static int check_geometry(const struct create_opts *o)
 				   "bad optimal I/O size %" PRIu64
 				   ": want a multiple of the minimum I/O size, %" PRIu64,
 				   o->io_opt, phys);
+	if ((o->set_atomic_min && o->atomic_min > UINT32_MAX) ||
+	    (o->set_atomic_max && o->atomic_max > UINT32_MAX) ||
+	    (o->set_atomic_boundary && o->atomic_boundary > UINT32_MAX))
+		return usage_error("create", "bad atomic write size: want at most 4G - 1");
 	if (!o->size)
 		return usage_error("create", "bad size '%s': must not be zero", o->size_arg);
 	if (o->size % block)
@@ -191,6 +198,9 @@ static int parse_args(int argc, char **argv, struct create_opts *o)
 		{ "io-min", required_argument, NULL, 'I' },
 		{ "io-opt", required_argument, NULL, 'O' },
 		{ "rotational", no_argument, NULL, 'r' },
+		{ "atomic-write-unit-min", required_argument, NULL, 'a' },
+		{ "atomic-write-unit-max", required_argument, NULL, 'A' },
+		{ "atomic-write-boundary", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -244,6 +254,18 @@ static int parse_args(int argc, char **argv, struct create_opts *o)
 		case 'r':
 			o->rotational = true;
 			break;
+		case 'a':
+			o->set_atomic_min = true;
+			rc = parse_size_opt("atomic write unit min", optarg, &o->atomic_min);
+			break;
+		case 'A':
+			o->set_atomic_max = true;
+			rc = parse_size_opt("atomic write unit max", optarg, &o->atomic_max);
+			break;
+		case 'B':
+			o->set_atomic_boundary = true;
+			rc = parse_size_opt("atomic write boundary", optarg, &o->atomic_boundary);
+			break;
 		case 'h':
 			command_help("create");
 			return -1;
@@ -283,6 +305,12 @@ static int check_features(const struct create_opts *o)
 		{ "io_min", "--io-min", offsetof(struct create_opts, set_io_min) },
 		{ "io_opt", "--io-opt", offsetof(struct create_opts, set_io_opt) },
 		{ "rotational", "--rotational", offsetof(struct create_opts, rotational) },
+		{ "atomic_write_unit_min", "--atomic-write-unit-min",
+		  offsetof(struct create_opts, set_atomic_min) },
+		{ "atomic_write_unit_max", "--atomic-write-unit-max",
+		  offsetof(struct create_opts, set_atomic_max) },
+		{ "atomic_write_boundary", "--atomic-write-boundary",
+		  offsetof(struct create_opts, set_atomic_boundary) },
 	};
 
 	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]); i++) {
@@ -395,6 +423,22 @@ static int configure(const struct create_opts *o, const char *name)
 	}
 	if (o->rotational && (rc = write_attr(name, "rotational", "1")))
 		return rc;
+	/* after block_size, which they are checked against; the largest unit first */
+	if (o->set_atomic_max) {
+		snprintf(v, sizeof(v), "%" PRIu64, o->atomic_max);
+		if ((rc = write_attr(name, "atomic_write_unit_max", v)))
+			return rc;
+	}
+	if (o->set_atomic_min) {
+		snprintf(v, sizeof(v), "%" PRIu64, o->atomic_min);
+		if ((rc = write_attr(name, "atomic_write_unit_min", v)))
+			return rc;
+	}
+	if (o->set_atomic_boundary) {
+		snprintf(v, sizeof(v), "%" PRIu64, o->atomic_boundary);
+		if ((rc = write_attr(name, "atomic_write_boundary", v)))
+			return rc;
+	}
 	if (o->set_nvram) {
 		/* phys_size sets size to the range less its header */
 		snprintf(v, sizeof(v), "0x%" PRIx64, o->phys_addr);

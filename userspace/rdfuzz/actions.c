@@ -388,6 +388,47 @@ static void io_block_ioctl(struct fuzz *f, struct slot *s, int fd, uint64_t x2, 
 		shadow_set(&s->shadow, range[0], range[1], SEQ_UNKNOWN);
 }
 
+/* A number from the device's queue directory in sysfs, or -1. */
+static long queue_read_number(const struct fuzz *f, const struct slot *s, const char *file)
+{
+	long index = slot_read_number(f, s, "index");
+	char path[512], buf[64];
+
+	if (index < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/sys/block/" RAMDISK_NAME "%ld/queue/%s", index, file);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	return strtol(buf, NULL, 0);
+}
+
+/*
+ * The atomic write limits must be those configured (unit_min 0: one
+ * logical block); the module refuses to power on when the block layer
+ * lowers them. Kernels without the attributes have nothing to check.
+ */
+static void io_atomic_limits(struct fuzz *f, struct slot *s, long bs)
+{
+	long want_max = slot_read_number(f, s, "atomic_write_unit_max");
+	long want_min = slot_read_number(f, s, "atomic_write_unit_min");
+	long got_min, got_max;
+
+	if (want_max < 0)
+		return;
+	if (!want_max)
+		want_min = 0;
+	else if (!want_min)
+		want_min = bs;
+	got_min = queue_read_number(f, s, "atomic_write_unit_min_bytes");
+	got_max = queue_read_number(f, s, "atomic_write_unit_max_bytes");
+	fuzz_log(f, " atomic %ld-%ld", got_min, got_max);
+	if (got_min != want_min || got_max != want_max)
+		fuzz_report(
+			f,
+			"device takes atomic writes of %ld to %ld bytes, configuration says %ld to %ld",
+			got_min, got_max, want_min, want_max);
+}
+
 /* The device's geometry must be what its configuration says. */
 static void io_geometry(struct fuzz *f, struct slot *s, int fd)
 {
@@ -410,6 +451,7 @@ static void io_geometry(struct fuzz *f, struct slot *s, int fd)
 			    "device has %" PRIu64 " bytes of %d, configuration says %" PRIu64
 			    " of %ld",
 			    size, bs, want_size, want_bs);
+	io_atomic_limits(f, s, want_bs);
 }
 
 static bool badblocks_errno(int err)

@@ -59,8 +59,9 @@ static const char *const suffixes[] = { "",  "K", "M",	"G",   "T",  "k", "m", "g
 					"P", "E", "KB", "KiB", "iB", "B", "Z", "K ", "KK" };
 
 /* Sizes a device could really have, so power-on paths run often. */
-static const char *const plausible[] = { "4K",	"8K", "64K", "1M",  "4M",     "8M",
-					 "16M", "1G", "1T",  "16T", "131072", "4194304" };
+static const char *const plausible[] = { "4K",	"8K",  "64K",  "1M",  "4M",	"8M",
+					 "16M", "1G",  "1T",   "16T", "131072", "4194304",
+					 "16K", "32K", "256K", "512K" };
 
 #define PICK(r, a) ((a)[rng_below((r), sizeof(a) / sizeof((a)[0]))])
 
