@@ -140,7 +140,7 @@ static bool rd_fs_rule_fires(struct rd_fault_rule *r)
 	r->seen++;
 	if (r->every)
 		return r->seen % r->every == 0;
-	/* a 32-bit draw scaled to [0, RD_FS_PPM), without the bias of % */
+	/* a 32-bit draw scaled to [0, RD_FS_PPM): each value has 4294 or 4295 draws */
 	return ((u64)prandom_u32_state(&r->rnd) * RD_FS_PPM) >> 32 < r->prob_ppm;
 }
 
