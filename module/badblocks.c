@@ -28,7 +28,7 @@
 #include <linux/string.h>
 
 #include "badblocks.h"
-#include "fault_error.h"
+#include "fault.h"
 #include "ramdisk.h"
 
 /*
@@ -83,8 +83,7 @@ void rd_bb_destroy(struct rd_badblocks *bb)
 {
 	if (!bb)
 		return;
-	if (bb->key_held)
-		static_branch_dec(&rd_bb_in_use);
+	rd_fault_key_follow(&rd_bb_in_use, &bb->key_held, false);
 	kfree(bb);
 }
 
@@ -271,16 +270,6 @@ static int rd_bb_parse(char *buf, enum rd_bb_cmd *cmd, struct rd_bb_range *x)
 	return 0;
 }
 
-/* Length of a written value without its trailing newline, for messages. */
-static int rd_bb_text_len(const char *page)
-{
-	size_t len = strnlen(page, RD_BB_LINE_MAX);
-
-	while (len && isspace(page[len - 1]))
-		len--;
-	return len;
-}
-
 int rd_bb_store(struct rd_badblocks *bb, const char *who, const char *page)
 {
 	struct rd_bb_range *scratch, x = {};
@@ -299,7 +288,7 @@ int rd_bb_store(struct rd_badblocks *bb, const char *who, const char *page)
 	err = rd_bb_parse(buf, &cmd, &x);
 	if (err) {
 		pr_warn("%s: badblocks '%.*s' is not +START-END [rw=read|write|both] [error=eio|medium|nospc|timeout] [sticky=0|1], -START-END or clear\n",
-			who, rd_bb_text_len(page), page);
+			who, rd_text_len(page, RD_BB_LINE_MAX), page);
 		goto out_free;
 	}
 
@@ -325,7 +314,7 @@ int rd_bb_store(struct rd_badblocks *bb, const char *who, const char *page)
 	spin_unlock_irqrestore(&bb->lock, flags);
 	if (err) {
 		pr_warn("%s: badblocks '%.*s' would make more than %d ranges\n", who,
-			rd_bb_text_len(page), page, RD_BB_MAX_RANGES);
+			rd_text_len(page, RD_BB_LINE_MAX), page, RD_BB_MAX_RANGES);
 		goto out_free;
 	}
 
@@ -334,11 +323,7 @@ int rd_bb_store(struct rd_badblocks *bb, const char *who, const char *page)
 	 * emptied keeps its reference until the next write here: the submit
 	 * path must not touch the key, and an empty list costs one more test.
 	 */
-	if (n && !bb->key_held)
-		static_branch_inc(&rd_bb_in_use);
-	else if (!n && bb->key_held)
-		static_branch_dec(&rd_bb_in_use);
-	bb->key_held = n != 0;
+	rd_fault_key_follow(&rd_bb_in_use, &bb->key_held, n);
 
 out_free:
 	kfree(scratch);

@@ -43,15 +43,8 @@ static struct rd_cfg_item *to_rd_cfg_item(struct config_item *item)
 	return container_of(item, struct rd_cfg_item, item);
 }
 
-/* Length of a written value without its trailing newline, for messages. */
-static int rd_text_len(const char *page)
-{
-	size_t len = strnlen(page, 64);
-
-	while (len && isspace(page[len - 1]))
-		len--;
-	return len;
-}
+/* The most of a refused value a log line quotes. */
+#define RD_CFG_QUOTE_MAX 64
 
 /*
  * The directory and its files belong to uid 0, so mode bits let any root
@@ -71,7 +64,7 @@ static int rd_cfg_parse_size(const char *who, const char *attr, const char *page
 {
 	if (rd_parse_size(page, val)) {
 		pr_warn("%s: %s '%.*s' is not a size (digits with an optional K, M, G or T)\n", who,
-			attr, rd_text_len(page), page);
+			attr, rd_text_len(page, RD_CFG_QUOTE_MAX), page);
 		return -EINVAL;
 	}
 	return 0;
@@ -80,7 +73,8 @@ static int rd_cfg_parse_size(const char *who, const char *attr, const char *page
 static int rd_cfg_parse_uint(const char *who, const char *attr, const char *page, unsigned int *val)
 {
 	if (kstrtouint(page, 10, val)) {
-		pr_warn("%s: %s '%.*s' is not a number\n", who, attr, rd_text_len(page), page);
+		pr_warn("%s: %s '%.*s' is not a number\n", who, attr,
+			rd_text_len(page, RD_CFG_QUOTE_MAX), page);
 		return -EINVAL;
 	}
 	return 0;
@@ -89,7 +83,8 @@ static int rd_cfg_parse_uint(const char *who, const char *attr, const char *page
 static int rd_cfg_parse_u64(const char *who, const char *attr, const char *page, u64 *val)
 {
 	if (kstrtou64(page, 10, val)) {
-		pr_warn("%s: %s '%.*s' is not a number\n", who, attr, rd_text_len(page), page);
+		pr_warn("%s: %s '%.*s' is not a number\n", who, attr,
+			rd_text_len(page, RD_CFG_QUOTE_MAX), page);
 		return -EINVAL;
 	}
 	return 0;
@@ -98,7 +93,8 @@ static int rd_cfg_parse_u64(const char *who, const char *attr, const char *page,
 static int rd_cfg_parse_int(const char *who, const char *attr, const char *page, int *val)
 {
 	if (kstrtoint(page, 10, val)) {
-		pr_warn("%s: %s '%.*s' is not a number\n", who, attr, rd_text_len(page), page);
+		pr_warn("%s: %s '%.*s' is not a number\n", who, attr,
+			rd_text_len(page, RD_CFG_QUOTE_MAX), page);
 		return -EINVAL;
 	}
 	return 0;
@@ -251,7 +247,7 @@ RD_CFG_ATTR(write_latency_ns, 0644, "%u", rd_cfg_parse_uint, rd_dev_set_throttle
 		v = sysfs_match_string(_names, page);                                     \
 		if (v < 0) {                                                              \
 			pr_warn("%s: %s '%.*s' is %s\n", config_item_name(item), #_name,  \
-				rd_text_len(page), page, _choices);                       \
+				rd_text_len(page, RD_CFG_QUOTE_MAX), page, _choices);     \
 			return -EINVAL;                                                   \
 		}                                                                         \
 		mutex_lock(&rd_lock);                                                     \
@@ -315,14 +311,15 @@ static int rd_cfg_parse_phys(const char *who, const char *attr, const char *page
 	if (!rd_parse_phys(page, val))
 		return 0;
 	pr_warn("%s: %s '%.*s' is not an address or size (0x hex, or digits with an optional K, M, G or T)\n",
-		who, attr, rd_text_len(page), page);
+		who, attr, rd_text_len(page, RD_CFG_QUOTE_MAX), page);
 	return -EINVAL;
 }
 
 static int rd_cfg_parse_bool(const char *who, const char *attr, const char *page, bool *val)
 {
 	if (kstrtobool(page, val)) {
-		pr_warn("%s: %s '%.*s' is neither 0 nor 1\n", who, attr, rd_text_len(page), page);
+		pr_warn("%s: %s '%.*s' is neither 0 nor 1\n", who, attr,
+			rd_text_len(page, RD_CFG_QUOTE_MAX), page);
 		return -EINVAL;
 	}
 	return 0;
@@ -504,7 +501,7 @@ static ssize_t rd_cfg_power_store(struct config_item *item, const char *page, si
 		return err;
 	if (kstrtobool(page, &on)) {
 		pr_warn("%s: power '%.*s' is neither 0 nor 1\n", config_item_name(item),
-			rd_text_len(page), page);
+			rd_text_len(page, RD_CFG_QUOTE_MAX), page);
 		return -EINVAL;
 	}
 	mutex_lock(&rd_lock);

@@ -28,7 +28,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 
-#include "fault_error.h"
+#include "fault.h"
 #include "fault_schedule.h"
 #include "ramdisk.h"
 
@@ -93,8 +93,7 @@ void rd_fault_sched_destroy(struct rd_fault_sched *s)
 {
 	if (!s)
 		return;
-	if (s->key_held)
-		static_branch_dec(&rd_fault_sched_in_use);
+	rd_fault_key_follow(&rd_fault_sched_in_use, &s->key_held, false);
 	kfree(s);
 }
 
@@ -374,16 +373,6 @@ ssize_t rd_fault_sched_show(struct rd_fault_sched *s, char *page, size_t size)
 	return len;
 }
 
-/* Length of a written value without its trailing newline, for messages. */
-static int rd_fs_text_len(const char *page)
-{
-	size_t len = strnlen(page, RD_FS_LINE_MAX);
-
-	while (len && isspace(page[len - 1]))
-		len--;
-	return len;
-}
-
 int rd_fault_sched_store(struct rd_fault_sched *s, const char *who, const char *page)
 {
 	enum rd_fs_cmd cmd = RD_FS_CLEAR;
@@ -401,7 +390,7 @@ int rd_fault_sched_store(struct rd_fault_sched *s, const char *who, const char *
 	kfree(buf);
 	if (err) {
 		pr_warn("%s: fault_schedule '%.*s' is not +KINDS every=N|prob=P [seed=S] [after_flush=K] [window_ms=T] [error=eio|medium|nospc|timeout|delay_us=D|drop], or clear\n",
-			who, rd_fs_text_len(page), page);
+			who, rd_text_len(page, RD_FS_LINE_MAX), page);
 		return err;
 	}
 	prandom_seed_state(&r.rnd, r.seed);
@@ -424,10 +413,6 @@ int rd_fault_sched_store(struct rd_fault_sched *s, const char *who, const char *
 		return err;
 	}
 
-	if (n && !s->key_held)
-		static_branch_inc(&rd_fault_sched_in_use);
-	else if (!n && s->key_held)
-		static_branch_dec(&rd_fault_sched_in_use);
-	s->key_held = n != 0;
+	rd_fault_key_follow(&rd_fault_sched_in_use, &s->key_held, n);
 	return 0;
 }

@@ -17,7 +17,7 @@
 #include "bio_walk.h"
 #include "cache.h"
 #include "compat.h"
-#include "fault_error.h"
+#include "fault.h"
 #include "fault_schedule.h"
 #include "ramdisk.h"
 #include "store.h"

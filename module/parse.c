@@ -60,6 +60,19 @@ int rd_parse_size(const char *str, u64 *bytes)
 	return 0;
 }
 
+/*
+ * Length of a written value, counting at most max characters, without its
+ * trailing newline or spaces: for quoting it in a log line.
+ */
+int rd_text_len(const char *page, size_t max)
+{
+	size_t len = strnlen(page, max);
+
+	while (len && isspace(page[len - 1]))
+		len--;
+	return len;
+}
+
 /* An address or size: what kstrtou64() reads in base 0 (0x hex), or a size. */
 int rd_parse_phys(const char *str, u64 *val)
 {

@@ -151,6 +151,7 @@ extern struct mutex rd_lock;
 /* parse.c */
 int rd_parse_size(const char *str, u64 *bytes);
 int rd_parse_phys(const char *str, u64 *val);
+int rd_text_len(const char *page, size_t max);
 
 /* dev.c */
 int rd_config_validate(const struct rd_config *cfg, const char *who);

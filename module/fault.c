@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The errors of injected faults, by name. What each stands for: EIO is a
- * command the disk failed for no stated reason; a medium error is an
+ * What the fault layers share. The errors of injected faults, by name;
+ * what each stands for: EIO is a command the disk failed for no stated
+ * reason; a medium error is an
  * unreadable or unwritable sector (ENODATA to the caller, and the block
  * layer logs it as a critical medium error); NOSPC is a thin-provisioned
  * device out of room; a timeout is a command that never answered, which
@@ -10,7 +11,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 
-#include "fault_error.h"
+#include "fault.h"
 
 static const char *const rd_fault_error_names[] = {
 	[RD_FAULT_EIO] = "eio",
@@ -39,4 +40,13 @@ const char *rd_fault_error_name(enum rd_fault_error error)
 blk_status_t rd_fault_error_status(enum rd_fault_error error)
 {
 	return rd_fault_error_statuses[error];
+}
+
+void rd_fault_key_follow(struct static_key_false *key, bool *held, bool in_use)
+{
+	if (in_use && !*held)
+		static_branch_inc(key);
+	else if (!in_use && *held)
+		static_branch_dec(key);
+	*held = in_use;
 }
