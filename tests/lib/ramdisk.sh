@@ -108,11 +108,18 @@ rd_configure() {
 	echo "rd_configure $name $*${RD_DEV:+: $RD_DEV}"
 }
 
-# rd_unconfigure NAME: powers NAME off, retried while udev still holds the
-# disk open, and removes its directory; nothing to do when it is gone.
+# rd_unconfigure NAME: unmounts what a failed test left mounted from it,
+# powers NAME off, retried while udev still holds the disk open, and removes
+# its directory; nothing to do when it is gone.
 rd_unconfigure() {
-	local item=$RD_CONFIGFS/$1 i
+	local item=$RD_CONFIGFS/$1 i index mnt
 	[ -d "$item" ] || return 0
+	index=$(cat "$item/index" 2>/dev/null) || index=
+	if [ -n "$index" ] && [ "$index" -ge 0 ] 2>/dev/null; then
+		while read -r mnt; do
+			umount "$mnt"
+		done < <(awk -v d="/dev/ramdisk$index" '$1 == d || index($1, d "p") == 1 {print $2}' /proc/mounts | tac)
+	fi
 	for ((i = 0; i < 50; i++)); do
 		[ "$(cat "$item/power")" = 0 ] && break
 		echo 0 >"$item/power" 2>/dev/null && break
