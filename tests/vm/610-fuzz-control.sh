@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: rdfuzz, a short seeded run over configfs, ioctls and sysfs: no report, no oops, the same seed replays the same steps, nothing left behind
+# VMOPTS: --single-thread
 . "${0%/*}/../lib/common.sh"
 require_root
 
