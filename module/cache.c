@@ -263,16 +263,18 @@ static void rd_cache_forget(struct rd_cache *c, u64 pos, u64 len)
  * nowait is always false here: a writeback device sends every bio that
  * must not wait back to its caller (rd_submit_bio()).
  */
-static void rd_cache_discard(struct rd_store *store, u64 pos, u64 len, bool nowait)
+static int rd_cache_discard(struct rd_store *store, u64 pos, u64 len, bool nowait)
 {
 	struct rd_cache *c = to_cache(store);
+	int err;
 
 	if (!len)
-		return;
+		return 0;
 	mutex_lock(&c->lock);
 	rd_cache_forget(c, pos, len);
-	c->durable->ops->discard(c->durable, pos, len, nowait);
+	err = c->durable->ops->discard(c->durable, pos, len, nowait);
 	mutex_unlock(&c->lock);
+	return err;
 }
 
 /*
@@ -433,8 +435,7 @@ struct rd_cache *rd_cache_create(struct rd_store *durable, u64 cache_size)
 	return c;
 }
 
-/* Called once no I/O can reach the device; unflushed data is dropped. */
-void rd_cache_destroy(struct rd_cache *c)
+static void rd_cache_drop_locked(struct rd_cache *c)
 {
 	struct rd_cache_page *cp;
 	unsigned long index;
@@ -443,6 +444,19 @@ void rd_cache_destroy(struct rd_cache *c)
 		rd_cache_page_free(c, index, cp);
 		cond_resched();
 	}
+}
+
+void rd_cache_drop(struct rd_cache *c)
+{
+	mutex_lock(&c->lock);
+	rd_cache_drop_locked(c);
+	mutex_unlock(&c->lock);
+}
+
+/* Called once no I/O can reach the device; unflushed data is dropped. */
+void rd_cache_destroy(struct rd_cache *c)
+{
+	rd_cache_drop_locked(c);
 	xa_destroy(&c->pages);
 	mutex_destroy(&c->lock);
 	kfree(c);

@@ -33,6 +33,8 @@ struct rd_store *rd_cache_store(struct rd_cache *cache);
 int rd_cache_flush(struct rd_cache *cache);
 /* the bytes of completed writes the cut lost */
 u64 rd_cache_power_cut(struct rd_cache *cache, const struct rd_cut *cut);
+/* forgets every cached write, counting no cut: a rollback supersedes them */
+void rd_cache_drop(struct rd_cache *cache);
 long rd_cache_pages(struct rd_cache *cache);
 u64 rd_cache_dirty_bytes(struct rd_cache *cache);
 long rd_cache_power_cuts(struct rd_cache *cache);

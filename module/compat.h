@@ -10,6 +10,7 @@
 #ifndef RAMDISK_COMPAT_H
 #define RAMDISK_COMPAT_H
 
+#include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/err.h>
 #include <linux/hrtimer.h>
@@ -258,6 +259,34 @@ static inline void rd_compat_atomic_write_units(const struct request_queue *q,
 static inline bool rd_compat_bio_atomic(const struct bio *bio)
 {
 	return false;
+}
+#endif
+
+#ifdef HAVE_FREEZE_QUEUE_MEMFLAGS
+/*
+ * 6.14: freezing a queue returns the task's memory flags (allocations
+ * while frozen must not wait for the queue's I/O), and unfreezing takes
+ * them back.
+ */
+static inline unsigned int rd_compat_freeze_queue(struct request_queue *q)
+{
+	return blk_mq_freeze_queue(q);
+}
+
+static inline void rd_compat_unfreeze_queue(struct request_queue *q, unsigned int memflags)
+{
+	blk_mq_unfreeze_queue(q, memflags);
+}
+#else
+static inline unsigned int rd_compat_freeze_queue(struct request_queue *q)
+{
+	blk_mq_freeze_queue(q);
+	return 0;
+}
+
+static inline void rd_compat_unfreeze_queue(struct request_queue *q, unsigned int memflags)
+{
+	blk_mq_unfreeze_queue(q);
 }
 #endif
 

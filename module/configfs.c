@@ -25,6 +25,7 @@
 #include "badblocks.h"
 #include "fault_schedule.h"
 #include "cache.h"
+#include "checkpoint.h"
 #include "compat.h"
 #include "ramdisk.h"
 #include "store.h"
@@ -417,6 +418,64 @@ static ssize_t rd_cfg_fault_schedule_store(struct config_item *item, const char 
 }
 CONFIGFS_ATTR(rd_cfg_, fault_schedule);
 
+/*
+ * Checkpoints of the powered device: a write takes (+NAME) or drops
+ * (-NAME) one, a read lists them. They go with the device at power-off.
+ */
+static ssize_t rd_cfg_checkpoints_show(struct config_item *item, char *page)
+{
+	struct rd_cfg_item *c = to_rd_cfg_item(item);
+	ssize_t len = 0;
+
+	mutex_lock(&rd_lock);
+	if (c->dev)
+		len = rd_checkpoint_show(c->dev, page, PAGE_SIZE);
+	mutex_unlock(&rd_lock);
+	return len;
+}
+
+static ssize_t rd_cfg_checkpoints_store(struct config_item *item, const char *page, size_t count)
+{
+	struct rd_cfg_item *c = to_rd_cfg_item(item);
+	const char *who = config_item_name(item);
+	int err;
+
+	err = rd_cfg_may_admin(who, "checkpoints");
+	if (err)
+		return err;
+	mutex_lock(&rd_lock);
+	if (!c->dev) {
+		pr_warn("%s: checkpoints needs a powered device\n", who);
+		err = -ENODEV;
+	} else {
+		err = rd_checkpoint_command(c->dev, who, page);
+	}
+	mutex_unlock(&rd_lock);
+	return err ? err : count;
+}
+CONFIGFS_ATTR(rd_cfg_, checkpoints);
+
+static ssize_t rd_cfg_rollback_store(struct config_item *item, const char *page, size_t count)
+{
+	struct rd_cfg_item *c = to_rd_cfg_item(item);
+	const char *who = config_item_name(item);
+	int err;
+
+	err = rd_cfg_may_admin(who, "rollback");
+	if (err)
+		return err;
+	mutex_lock(&rd_lock);
+	if (!c->dev) {
+		pr_warn("%s: rollback needs a powered device\n", who);
+		err = -ENODEV;
+	} else {
+		err = rd_checkpoint_rollback(c->dev, who, page);
+	}
+	mutex_unlock(&rd_lock);
+	return err ? err : count;
+}
+CONFIGFS_ATTR_WO(rd_cfg_, rollback);
+
 static ssize_t rd_cfg_index_show(struct config_item *item, char *page)
 {
 	struct rd_cfg_item *c = to_rd_cfg_item(item);
@@ -524,6 +583,7 @@ static struct configfs_attribute *rd_cfg_attrs[] = {
 	&rd_cfg_attr_block_size,
 	&rd_cfg_attr_cache_mode,
 	&rd_cfg_attr_cache_size,
+	&rd_cfg_attr_checkpoints,
 	&rd_cfg_attr_fault_schedule,
 	&rd_cfg_attr_flush_latency_ns,
 	&rd_cfg_attr_format,
@@ -542,6 +602,7 @@ static struct configfs_attribute *rd_cfg_attrs[] = {
 	&rd_cfg_attr_power_cut_seed,
 	&rd_cfg_attr_power_cut_unit,
 	&rd_cfg_attr_read_latency_ns,
+	&rd_cfg_attr_rollback,
 	&rd_cfg_attr_rotational,
 	&rd_cfg_attr_size,
 	&rd_cfg_attr_spare_pages,

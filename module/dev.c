@@ -15,6 +15,7 @@
 #include <linux/slab.h>
 
 #include "cache.h"
+#include "checkpoint.h"
 #include "compat.h"
 #include "ramdisk.h"
 #include "store.h"
@@ -341,6 +342,7 @@ struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name)
 	rd->badblocks = cfg->badblocks;
 	rd->fault_sched = cfg->fault_sched;
 	init_rwsem(&rd->power_sem);
+	INIT_LIST_HEAD(&rd->checkpoints);
 
 	rd->index = ida_alloc_max(&rd_dev_number_ida, RAMDISK_MAX_DEVICES - 1, GFP_KERNEL);
 	if (rd->index < 0) {
@@ -491,6 +493,8 @@ void rd_dev_free(struct rd_device *rd)
 	/* delayed completions still use the disk and the module */
 	rd_throttle_destroy(rd->throttle);
 	put_disk(disk);
+	/* first, so that writing the cache back copies no shared page */
+	rd_checkpoints_free(rd);
 	if (rd->cache) {
 		rd_dev_write_back_at_power_off(rd);
 		rd_cache_destroy(rd->cache);

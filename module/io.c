@@ -225,10 +225,14 @@ static blk_status_t rd_op_discard(struct rd_device *rd, struct rd_store *store, 
 {
 	bool nowait = bio->bi_opf & REQ_NOWAIT;
 	unsigned int bytes = bio->bi_iter.bi_size;
+	int err;
 
 	if (nowait && bytes > RD_NOWAIT_DISCARD_BYTES)
 		return BLK_STS_AGAIN;
-	store->ops->discard(store, (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT, bytes, nowait);
+	err = store->ops->discard(store, (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT, bytes,
+				  nowait);
+	if (err)
+		return rd_errno_to_status(err);
 	if (bio_op(bio) == REQ_OP_DISCARD) {
 		this_cpu_inc(rd->stats->discards);
 		this_cpu_add(rd->stats->discard_bytes, bytes);

@@ -30,6 +30,9 @@
 
 struct page;
 
+/* Takes a page out of the index's hands; arg is the caller's. */
+typedef void (*rd_index_release_fn)(struct page *page, void *arg);
+
 #define RD_INDEX_LEAF_SHIFT 6
 #define RD_INDEX_LEAF_SLOTS (1UL << RD_INDEX_LEAF_SHIFT)
 #define RD_INDEX_NODE_SHIFT 9
@@ -62,7 +65,7 @@ struct rd_page_index {
 
 int rd_index_init(struct rd_page_index *ix, pgoff_t nr_pages, int numa_node);
 /* Frees the index and hands every page to release; no reader may remain. */
-long rd_index_destroy(struct rd_page_index *ix, void (*release)(struct page *page));
+long rd_index_destroy(struct rd_page_index *ix, rd_index_release_fn release, void *arg);
 /*
  * Publishes page at index; -EEXIST when another page holds it, -ENOMEM
  * when a leaf or node cannot be allocated with gfp.
@@ -76,7 +79,22 @@ int rd_index_insert(struct rd_page_index *ix, pgoff_t index, struct page *page, 
  * to free or fill.
  */
 long rd_index_remove(struct rd_page_index *ix, pgoff_t first, pgoff_t last,
-		     void (*release)(struct page *page), bool nowait);
+		     rd_index_release_fn release, void *arg, bool nowait);
+/*
+ * Puts new where old is; -EAGAIN when the slot holds another page (or
+ * none) by now. Readers that found old may go on using it.
+ */
+int rd_index_replace(struct rd_page_index *ix, pgoff_t index, struct page *old, struct page *new);
+/*
+ * Fills dst, made by rd_index_init() for as many pages as src and empty,
+ * with src's pages, handing each to hold as it goes in, and counts them
+ * in *copied. Neither may change meanwhile. -ENOMEM, with part of them in
+ * dst, when a leaf or node cannot be allocated with gfp.
+ */
+int rd_index_copy(struct rd_page_index *dst, struct rd_page_index *src,
+		  void (*hold)(struct page *page), gfp_t gfp, long *copied);
+/* Exchanges the trees of two indexes of one size; no reader may be on either. */
+void rd_index_swap(struct rd_page_index *a, struct rd_page_index *b);
 /* Under rcu_read_lock(): the first index at or after index holding a page. */
 pgoff_t rd_index_find(struct rd_page_index *ix, pgoff_t index);
 

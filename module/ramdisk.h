@@ -132,6 +132,9 @@ struct rd_device {
 	struct rw_semaphore power_sem;
 	unsigned long power_gen;
 	unsigned long flags; /* RD_LOST_WRITES */
+	/* named checkpoints (checkpoint.c), oldest first, under rd_lock */
+	struct list_head checkpoints;
+	unsigned int nr_checkpoints;
 	char name[RD_NAME_LEN];
 };
 

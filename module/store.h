@@ -31,6 +31,7 @@ struct bio;
 struct page;
 struct rd_config;
 struct rd_store;
+struct rd_store_checkpoint;
 
 #define RD_STORE_NO_EXTENT U64_MAX
 /*
@@ -61,9 +62,10 @@ struct rd_store_ops {
 	/*
 	 * make [pos, pos + len) read as zeros, freeing whole pages; with
 	 * nowait it must not sleep, and the caller keeps the range within
-	 * RD_NOWAIT_DISCARD_BYTES
+	 * RD_NOWAIT_DISCARD_BYTES. 0, or as write when part of a page that a
+	 * checkpoint shares must be copied to be zeroed
 	 */
-	void (*discard)(struct rd_store *store, u64 pos, u64 len, bool nowait);
+	int (*discard)(struct rd_store *store, u64 pos, u64 len, bool nowait);
 	/*
 	 * the first byte at or after pos that holds data, with the length of
 	 * the run of data there in *len; RD_STORE_NO_EXTENT when none
@@ -88,11 +90,25 @@ struct rd_store_ops {
 	unsigned int (*spares)(struct rd_store *store);
 	/* optional: bytes the store spends on finding its pages */
 	long (*index_bytes)(struct rd_store *store);
+	/*
+	 * optional, checkpoints (checkpoint.c): the store's data now, shared
+	 * until either side changes it, or an ERR_PTR; the store's data made
+	 * the checkpoint's again; a checkpoint let go. The caller has stopped
+	 * the device's I/O for checkpoint and rollback.
+	 */
+	struct rd_store_checkpoint *(*checkpoint)(struct rd_store *store);
+	int (*rollback)(struct rd_store *store, struct rd_store_checkpoint *ck);
+	void (*checkpoint_free)(struct rd_store *store, struct rd_store_checkpoint *ck);
+	/* the pages the checkpoint holds, and those that only it holds */
+	void (*checkpoint_usage)(struct rd_store *store, struct rd_store_checkpoint *ck,
+				 long *pages, long *own);
+	/* pages that only checkpoints hold, on top of those the device reads */
+	long (*checkpoint_pages)(struct rd_store *store);
 };
 
 struct rd_store {
 	const struct rd_store_ops *ops;
-	/* pages holding data now */
+	/* pages holding data now, the device's and its checkpoints' */
 	atomic_long_t nr_pages;
 	/* allocations refused by mem_limit or failed in the allocator */
 	atomic_long_t alloc_failures;
@@ -112,6 +128,15 @@ int rd_store_phys_describe(const struct rd_store *store, char *buf, size_t len);
  * directly (INDIRECT_CALL_1) instead of through a retpoline.
  */
 int rd_pages_rw_bio(struct rd_store *store, struct bio *bio);
+
+/*
+ * Page sharing in the page store: on from before the first page of a
+ * checkpoint is shared until after its last is let go. The write path
+ * looks at a page's holders only while it is on. Not while the device's
+ * queue is frozen: it takes the CPU hotplug lock.
+ */
+void rd_pages_sharing_get(void);
+void rd_pages_sharing_put(void);
 
 /* pages held by all stores of the module */
 extern atomic_long_t rd_store_total_pages;

@@ -7,6 +7,13 @@
  * insertion of a new page and discard take the index's lock. A page leaves
  * the index before it is freed, and is freed only after an RCU grace
  * period, so a copy that found it under rcu_read_lock() stays valid.
+ *
+ * A checkpoint is a second index holding the same pages: they are shared,
+ * and a write to a shared page copies it first (copy-on-write). How many
+ * other indexes hold a page is in its page->private, changed under
+ * rd_share_lock; the last holder frees it. While no checkpoint exists
+ * (rd_shared_pages_in_use off) every page has one holder and the write
+ * path never looks.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -17,6 +24,8 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/jump_label.h>
 
 #include "bio_walk.h"
 #include "copy.h"
@@ -26,10 +35,28 @@
 
 atomic_long_t rd_store_total_pages = ATOMIC_LONG_INIT(0);
 
+/* On while any checkpoint exists: some page may have more than one holder. */
+static DEFINE_STATIC_KEY_FALSE(rd_shared_pages_in_use);
+/*
+ * Guards the holder counts in page->private. One lock for the module:
+ * counts change only when a checkpoint is made, rolled back to or
+ * dropped, and when a shared page is copied or discarded, never on the
+ * path of a write to a page of its own.
+ */
+static DEFINE_SPINLOCK(rd_share_lock);
+
 struct rd_page_store {
 	struct rd_store base;
 	struct rd_page_index index;
 	struct rd_spare_pages spare;
+	/* pages only checkpoints hold: the old versions of pages changed since */
+	atomic_long_t checkpoint_pages;
+};
+
+/* A named checkpoint's pages: an index of the device's size (checkpoint.c names them). */
+struct rd_store_checkpoint {
+	struct rd_page_index index;
+	long pages;
 };
 
 static struct rd_page_store *to_page_store(struct rd_store *store)
@@ -55,6 +82,41 @@ static void rd_pages_uncharge(struct rd_page_store *ps, long nr)
 {
 	atomic_long_sub(nr, &ps->base.nr_pages);
 	atomic_long_sub(nr, &rd_store_total_pages);
+}
+
+/*
+ * Whether a write must copy the page first. A stale answer errs safe: the
+ * count of a page a writer holds rises only while the device's queue is
+ * frozen (a checkpoint being made), and a page that stopped being shared
+ * is merely copied once more.
+ */
+static __always_inline bool rd_page_shared(struct page *page)
+{
+	return static_branch_unlikely(&rd_shared_pages_in_use) && READ_ONCE(page->private);
+}
+
+/* One more index holds the page. */
+static void rd_page_hold(struct page *page)
+{
+	spin_lock(&rd_share_lock);
+	set_page_private(page, page_private(page) + 1);
+	spin_unlock(&rd_share_lock);
+}
+
+/* One index lets go of the page; true when it was the last holder. */
+static bool rd_page_let_go(struct page *page)
+{
+	bool last = true;
+
+	if (!static_branch_unlikely(&rd_shared_pages_in_use))
+		return true;
+	spin_lock(&rd_share_lock);
+	if (page_private(page)) {
+		set_page_private(page, page_private(page) - 1);
+		last = false;
+	}
+	spin_unlock(&rd_share_lock);
+	return last;
 }
 
 static void rd_pages_read(struct rd_store *store, u64 pos, struct page *dst, unsigned int off,
@@ -145,6 +207,8 @@ static struct page *rd_pages_new(struct rd_page_store *ps, unsigned int in_page,
 	page = rd_spare_take(&ps->spare, gfp);
 	if (!page)
 		return NULL;
+	/* one holder: this index */
+	set_page_private(page, 0);
 	addr = page_address(page);
 	if (len != PAGE_SIZE) {
 		memset(addr, 0, in_page);
@@ -190,6 +254,72 @@ out_uncharge:
 	return -ENOMEM;
 }
 
+static void rd_pages_free_rcu(struct rcu_head *head)
+{
+	__free_page(container_of(head, struct page, rcu_head));
+}
+
+/*
+ * The device's own index lets go of a page: discard, copy-on-write,
+ * rollback. Readers may still hold it for a moment, so the last holder
+ * frees it after a grace period; a page that checkpoints still hold now
+ * lives on for them alone.
+ */
+static void rd_pages_release(struct page *page, void *arg)
+{
+	struct rd_page_store *ps = arg;
+
+	if (!rd_page_let_go(page)) {
+		atomic_long_inc(&ps->checkpoint_pages);
+		return;
+	}
+	rd_pages_uncharge(ps, 1);
+	call_rcu(&page->rcu_head, rd_pages_free_rcu);
+}
+
+/*
+ * Gives the page at pos a copy of its own in place of the shared one, so
+ * that a write changes only the device's data, not a checkpoint's. 0 when
+ * the caller should look again (copied, or someone else got there first),
+ * or the errors of a first write.
+ */
+static int rd_pages_unshare(struct rd_page_store *ps, u64 pos, bool nowait)
+{
+	gfp_t gfp = nowait ? GFP_NOWAIT : GFP_NOIO;
+	pgoff_t index = pos >> PAGE_SHIFT;
+	struct page *old, *new;
+	int err = -EAGAIN;
+
+	if (!rd_pages_charge(ps)) {
+		atomic_long_inc(&ps->base.alloc_failures);
+		return -ENOSPC;
+	}
+	new = rd_spare_take(&ps->spare, gfp);
+	if (!new) {
+		rd_pages_uncharge(ps, 1);
+		if (nowait)
+			return -EAGAIN;
+		atomic_long_inc(&ps->base.alloc_failures);
+		return -ENOMEM;
+	}
+	set_page_private(new, 0);
+	rcu_read_lock();
+	old = rd_index_lookup(&ps->index, index);
+	/* shared pages are never written in place: the copy is stable */
+	if (old && rd_page_shared(old)) {
+		copy_page(page_address(new), page_address(old));
+		err = rd_index_replace(&ps->index, index, old, new);
+	}
+	rcu_read_unlock();
+	if (err) {
+		__free_page(new);
+		rd_pages_uncharge(ps, 1);
+		return 0;
+	}
+	rd_pages_release(old, ps);
+	return 0;
+}
+
 static int rd_pages_write(struct rd_store *store, u64 pos, struct page *src, unsigned int off,
 			  unsigned int len, bool nowait)
 {
@@ -200,13 +330,16 @@ static int rd_pages_write(struct rd_store *store, u64 pos, struct page *src, uns
 	do {
 		rcu_read_lock();
 		page = rd_index_lookup(&ps->index, pos >> PAGE_SHIFT);
-		if (likely(page)) {
+		if (likely(page) && likely(!rd_page_shared(page))) {
 			rd_copy_from_page(page_address(page) + offset_in_page(pos), src, off, len);
 			rcu_read_unlock();
 			return 0;
 		}
 		rcu_read_unlock();
-		err = rd_pages_insert(ps, pos, src, off, len, nowait);
+		if (page)
+			err = rd_pages_unshare(ps, pos, nowait) ?: -EEXIST;
+		else
+			err = rd_pages_insert(ps, pos, src, off, len, nowait);
 	} while (err == -EEXIST);
 	return err;
 }
@@ -251,10 +384,13 @@ int rd_pages_rw_bio(struct rd_store *store, struct bio *bio)
 						seg.len);
 			else
 				memzero_page(seg.page, seg.off, seg.len);
-		} else if (page) {
+		} else if (likely(page) && likely(!rd_page_shared(page))) {
 			rd_copy_from_page(page_address(page) + in_page, seg.page, seg.off, seg.len);
 		} else {
-			/* a first write: the one path that allocates, and retries a lost race */
+			/*
+			 * a first write, or one to a page a checkpoint shares: the
+			 * paths that allocate, and retry a lost race
+			 */
 			rcu_read_unlock();
 			err = rd_pages_write(store, seg.pos, seg.page, seg.off, seg.len,
 					     bio->bi_opf & REQ_NOWAIT);
@@ -268,52 +404,53 @@ int rd_pages_rw_bio(struct rd_store *store, struct bio *bio)
 	return err;
 }
 
-/* Zeroes a range inside one page, if that page exists. */
-static void rd_pages_zero(struct rd_page_store *ps, u64 pos, unsigned int len)
+/*
+ * Zeroes a range inside one page, if that page exists; a shared page is
+ * copied first, which may fail as a write does.
+ */
+static int rd_pages_zero(struct rd_page_store *ps, u64 pos, unsigned int len, bool nowait)
 {
 	struct page *page;
+	int err;
 
-	rcu_read_lock();
-	page = rd_index_lookup(&ps->index, pos >> PAGE_SHIFT);
+	for (;;) {
+		rcu_read_lock();
+		page = rd_index_lookup(&ps->index, pos >> PAGE_SHIFT);
+		if (!page || !rd_page_shared(page))
+			break;
+		rcu_read_unlock();
+		err = rd_pages_unshare(ps, pos, nowait);
+		if (err)
+			return err;
+	}
 	if (page)
 		memset(page_address(page) + offset_in_page(pos), 0, len);
 	rcu_read_unlock();
+	return 0;
 }
 
-static void rd_pages_free_rcu(struct rcu_head *head)
-{
-	__free_page(container_of(head, struct page, rcu_head));
-}
-
-/* Readers may still hold the page for a moment. */
-static void rd_pages_free_later(struct page *page)
-{
-	call_rcu(&page->rcu_head, rd_pages_free_rcu);
-}
-
-static void rd_pages_free_range(struct rd_page_store *ps, pgoff_t first, pgoff_t last, bool nowait)
-{
-	rd_pages_uncharge(ps,
-			  rd_index_remove(&ps->index, first, last, rd_pages_free_later, nowait));
-}
-
-static void rd_pages_discard(struct rd_store *store, u64 pos, u64 len, bool nowait)
+static int rd_pages_discard(struct rd_store *store, u64 pos, u64 len, bool nowait)
 {
 	struct rd_page_store *ps = to_page_store(store);
 	u64 end = pos + len;
 	u64 head_end = min(round_up(pos, PAGE_SIZE), end);
 	u64 tail_start;
+	int err;
 
-	if (pos < head_end)
-		rd_pages_zero(ps, pos, head_end - pos);
+	if (pos < head_end) {
+		err = rd_pages_zero(ps, pos, head_end - pos, nowait);
+		if (err)
+			return err;
+	}
 	if (head_end == end)
-		return;
+		return 0;
 	tail_start = max(round_down(end, PAGE_SIZE), head_end);
 	if (head_end < tail_start)
-		rd_pages_free_range(ps, head_end >> PAGE_SHIFT, (tail_start >> PAGE_SHIFT) - 1,
-				    nowait);
+		rd_index_remove(&ps->index, head_end >> PAGE_SHIFT, (tail_start >> PAGE_SHIFT) - 1,
+				rd_pages_release, ps, nowait);
 	if (tail_start < end)
-		rd_pages_zero(ps, tail_start, end - tail_start);
+		return rd_pages_zero(ps, tail_start, end - tail_start, nowait);
+	return 0;
 }
 
 /*
@@ -341,24 +478,147 @@ static u64 rd_pages_next_extent(struct rd_store *store, u64 pos, u64 *len)
 	return (u64)first << PAGE_SHIFT;
 }
 
-static void rd_pages_free_now(struct page *page)
+/* No reader is left; checkpoints went first, so each page has one holder. */
+static void rd_pages_free_now(struct page *page, void *arg)
 {
-	__free_page(page);
+	if (!WARN_ON_ONCE(!rd_page_let_go(page)))
+		__free_page(page);
 }
 
-/* Called once no I/O can reach the store any more. */
+/* Called once no I/O can reach the store any more, and its checkpoints are gone. */
 static void rd_pages_destroy(struct rd_store *store)
 {
 	struct rd_page_store *ps = to_page_store(store);
 
 	rd_spare_destroy(&ps->spare);
-	rd_pages_uncharge(ps, rd_index_destroy(&ps->index, rd_pages_free_now));
+	rd_pages_uncharge(ps, rd_index_destroy(&ps->index, rd_pages_free_now, NULL));
 	kfree(ps);
+}
+
+/*
+ * A checkpoint lets go of a page. When it was the last holder, the page
+ * was one that only checkpoints held; readers of the device that found it
+ * before it was copied may still be on it, so it goes after a grace period.
+ */
+static void rd_pages_checkpoint_release(struct page *page, void *arg)
+{
+	struct rd_page_store *ps = arg;
+
+	if (!rd_page_let_go(page))
+		return;
+	atomic_long_dec(&ps->checkpoint_pages);
+	rd_pages_uncharge(ps, 1);
+	call_rcu(&page->rcu_head, rd_pages_free_rcu);
+}
+
+void rd_pages_sharing_get(void)
+{
+	static_branch_inc(&rd_shared_pages_in_use);
+}
+
+void rd_pages_sharing_put(void)
+{
+	static_branch_dec(&rd_shared_pages_in_use);
+}
+
+static void rd_pages_checkpoint_free(struct rd_store *store, struct rd_store_checkpoint *ck)
+{
+	rd_index_destroy(&ck->index, rd_pages_checkpoint_release, to_page_store(store));
+	kfree(ck);
+}
+
+/*
+ * A new index holding every page of the device's: no data is copied. The
+ * caller has stopped I/O to the device (the queue is frozen), so no write
+ * is changing a page in place while it becomes shared.
+ */
+static struct rd_store_checkpoint *rd_pages_checkpoint(struct rd_store *store)
+{
+	struct rd_page_store *ps = to_page_store(store);
+	struct rd_store_checkpoint *ck;
+	int err;
+
+	ck = kzalloc(sizeof(*ck), GFP_NOIO);
+	if (!ck)
+		return ERR_PTR(-ENOMEM);
+	err = rd_index_init(&ck->index, ps->index.nr_pages, ps->index.numa_node);
+	if (err) {
+		kfree(ck);
+		return ERR_PTR(err);
+	}
+	err = rd_index_copy(&ck->index, &ps->index, rd_page_hold, GFP_NOIO, &ck->pages);
+	if (err) {
+		rd_pages_checkpoint_free(store, ck);
+		return ERR_PTR(err);
+	}
+	return ck;
+}
+
+/*
+ * The device's pages become the checkpoint's again: a new index is built
+ * holding the checkpoint's pages, so that a failure to allocate it changes
+ * nothing, then takes the place of the old one, whose pages (those
+ * written since) are let go. The caller has stopped I/O and made sure
+ * that nobody has the device open.
+ */
+static int rd_pages_rollback(struct rd_store *store, struct rd_store_checkpoint *ck)
+{
+	struct rd_page_store *ps = to_page_store(store);
+	struct rd_page_index fresh;
+	long live;
+	int err;
+
+	err = rd_index_init(&fresh, ps->index.nr_pages, ps->index.numa_node);
+	if (err)
+		return err;
+	err = rd_index_copy(&fresh, &ck->index, rd_page_hold, GFP_NOIO, &live);
+	if (err) {
+		rd_index_destroy(&fresh, rd_pages_checkpoint_release, ps);
+		return err;
+	}
+	rd_index_swap(&ps->index, &fresh);
+	/* a reader that looked a page up before the queue froze is gone by now */
+	synchronize_rcu();
+	rd_index_destroy(&fresh, rd_pages_release, ps);
+	/* whatever the device holds beside its index, only checkpoints hold */
+	atomic_long_set(&ps->checkpoint_pages, atomic_long_read(&ps->base.nr_pages) - live);
+	return 0;
+}
+
+/* What dropping the checkpoint would give back: the pages that only it holds. */
+static void rd_pages_checkpoint_usage(struct rd_store *store, struct rd_store_checkpoint *ck,
+				      long *pages, long *own)
+{
+	pgoff_t index = 0;
+	struct page *page;
+
+	*pages = ck->pages;
+	*own = 0;
+	for (;;) {
+		rcu_read_lock();
+		index = rd_index_find(&ck->index, index);
+		page = index == RD_INDEX_NONE ? NULL : rd_index_lookup(&ck->index, index);
+		if (page) {
+			spin_lock(&rd_share_lock);
+			*own += !page_private(page);
+			spin_unlock(&rd_share_lock);
+		}
+		rcu_read_unlock();
+		if (!page)
+			return;
+		index++;
+		cond_resched();
+	}
 }
 
 static long rd_pages_index_bytes(struct rd_store *store)
 {
 	return atomic_long_read(&to_page_store(store)->index.bytes);
+}
+
+static long rd_pages_checkpoint_pages(struct rd_store *store)
+{
+	return atomic_long_read(&to_page_store(store)->checkpoint_pages);
 }
 
 static const struct rd_store_ops rd_pages_ops = {
@@ -372,6 +632,11 @@ static const struct rd_store_ops rd_pages_ops = {
 	.set_spares = rd_pages_set_spares,
 	.spares = rd_pages_spares,
 	.index_bytes = rd_pages_index_bytes,
+	.checkpoint = rd_pages_checkpoint,
+	.rollback = rd_pages_rollback,
+	.checkpoint_free = rd_pages_checkpoint_free,
+	.checkpoint_usage = rd_pages_checkpoint_usage,
+	.checkpoint_pages = rd_pages_checkpoint_pages,
 };
 
 struct rd_store *rd_store_pages_create(u64 size, int numa_node)
@@ -389,5 +654,6 @@ struct rd_store *rd_store_pages_create(u64 size, int numa_node)
 	ps->base.ops = &rd_pages_ops;
 	atomic_long_set(&ps->base.nr_pages, 0);
 	atomic_long_set(&ps->base.alloc_failures, 0);
+	atomic_long_set(&ps->checkpoint_pages, 0);
 	return &ps->base;
 }

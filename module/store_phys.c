@@ -94,7 +94,7 @@ static int rd_phys_write(struct rd_store *store, u64 pos, struct page *src, unsi
 	return 0;
 }
 
-static void rd_phys_discard(struct rd_store *store, u64 pos, u64 len, bool nowait)
+static int rd_phys_discard(struct rd_store *store, u64 pos, u64 len, bool nowait)
 {
 	struct rd_phys_store *ps = to_phys_store(store);
 
@@ -107,6 +107,7 @@ static void rd_phys_discard(struct rd_store *store, u64 pos, u64 len, bool nowai
 		if (!nowait)
 			cond_resched();
 	}
+	return 0;
 }
 
 /* Every byte of the range holds data: one extent, the whole device. */

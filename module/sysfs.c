@@ -121,6 +121,19 @@ static ssize_t index_bytes_show(struct device *dev, struct device_attribute *att
 }
 static DEVICE_ATTR_RO(index_bytes);
 
+/*
+ * Of allocated_pages, those that only checkpoints hold: the old versions
+ * of pages written since, and pages discarded since.
+ */
+static ssize_t checkpoint_pages_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	struct rd_store *store = dev_to_rd(dev)->store;
+
+	return sysfs_emit(buf, "%ld\n",
+			  store->ops->checkpoint_pages ? store->ops->checkpoint_pages(store) : 0);
+}
+static DEVICE_ATTR_RO(checkpoint_pages);
+
 /* Pages allocated ahead of first writes, on top of allocated_pages. */
 static ssize_t spare_pages_show(struct device *dev, struct device_attribute *attr, char *buf)
 {
@@ -178,6 +191,7 @@ static struct attribute *rd_stat_attrs[] = {
 	&dev_attr_badblock_write_errors.attr,
 	&dev_attr_cache_mode.attr,
 	&dev_attr_cache_pages.attr,
+	&dev_attr_checkpoint_pages.attr,
 	&dev_attr_cut_errors.attr,
 	&dev_attr_dirty_bytes.attr,
 	&dev_attr_discards.attr,

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Named checkpoints (checkpoint.h). Taking one and rolling back stop the
+ * device's I/O by freezing its queue: every bio runs to its end inside
+ * submit_bio (io.c), so a frozen queue means that no write is half done
+ * in a page that is about to be shared or replaced. Dropping one needs no
+ * stop: it only lets go of pages, and a writer that still sees a page as
+ * shared copies it once more than it had to.
+ *
+ * While the queue is frozen, no allocation may wait for I/O: reclaim
+ * writing a mounted file system's pages back to this very device would
+ * wait for the queue forever. rd_freeze() makes every allocation of the
+ * task GFP_NOIO until rd_thaw(), as 6.14's freeze does by itself.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blkdev.h>
+#include <linux/ctype.h>
+#include <linux/err.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "cache.h"
+#include "checkpoint.h"
+#include "compat.h"
+#include "ramdisk.h"
+#include "store.h"
+
+struct rd_frozen {
+	unsigned int memflags;
+	unsigned int noio;
+};
+
+static void rd_freeze(struct rd_device *rd, struct rd_frozen *f)
+{
+	f->noio = memalloc_noio_save();
+	f->memflags = rd_compat_freeze_queue(rd->disk->queue);
+}
+
+static void rd_thaw(struct rd_device *rd, struct rd_frozen *f)
+{
+	rd_compat_unfreeze_queue(rd->disk->queue, f->memflags);
+	memalloc_noio_restore(f->noio);
+}
+
+struct rd_checkpoint {
+	struct list_head node;
+	struct rd_store_checkpoint *data;
+	char name[RD_CHECKPOINT_NAME_LEN];
+};
+
+static struct rd_checkpoint *rd_checkpoint_find(struct rd_device *rd, const char *name)
+{
+	struct rd_checkpoint *ck;
+
+	list_for_each_entry(ck, &rd->checkpoints, node)
+		if (!strcmp(ck->name, name))
+			return ck;
+	return NULL;
+}
+
+/* Letters, digits, '.', '_' and '-': a name that is safe in a line of text and a shell. */
+static int rd_checkpoint_name(const char *who, const char *text, size_t len, char *name)
+{
+	size_t i;
+
+	if (!len || len >= RD_CHECKPOINT_NAME_LEN) {
+		pr_warn("%s: a checkpoint name has 1 to %d characters\n", who,
+			RD_CHECKPOINT_NAME_LEN - 1);
+		return -EINVAL;
+	}
+	for (i = 0; i < len; i++) {
+		if (!isascii(text[i]) || (!isalnum(text[i]) && !strchr("._-", text[i]))) {
+			pr_warn("%s: a checkpoint name has letters, digits, '.', '_' and '-' only\n",
+				who);
+			return -EINVAL;
+		}
+	}
+	memcpy(name, text, len);
+	name[len] = '\0';
+	return 0;
+}
+
+static int rd_checkpoint_take(struct rd_device *rd, const char *who, const char *name)
+{
+	struct rd_store *store = rd->store;
+	struct rd_store_checkpoint *data;
+	struct rd_checkpoint *ck;
+	struct rd_frozen frozen;
+	int err;
+
+	if (!store->ops->checkpoint) {
+		pr_warn("%s: checkpoints need a device in pages, not in reserved memory\n", who);
+		return -EOPNOTSUPP;
+	}
+	if (rd_checkpoint_find(rd, name)) {
+		pr_warn("%s: checkpoint %s exists already\n", who, name);
+		return -EEXIST;
+	}
+	if (rd->nr_checkpoints >= RD_MAX_CHECKPOINTS) {
+		pr_warn("%s: a device has at most %d checkpoints\n", who, RD_MAX_CHECKPOINTS);
+		return -ENOSPC;
+	}
+	ck = kzalloc(sizeof(*ck), GFP_KERNEL);
+	if (!ck)
+		return -ENOMEM;
+	strscpy(ck->name, name, sizeof(ck->name));
+
+	/* before any page is shared, and outside the freeze (it takes the CPU hotplug lock) */
+	rd_pages_sharing_get();
+	rd_freeze(rd, &frozen);
+	/* what a reader sees: the cache's writes go down first, as at a flush */
+	err = rd->cache ? rd_cache_flush(rd->cache) : 0;
+	data = err ? ERR_PTR(err) : store->ops->checkpoint(store);
+	rd_thaw(rd, &frozen);
+	if (IS_ERR(data)) {
+		rd_pages_sharing_put();
+		pr_warn("%s: cannot take checkpoint %s: %ld\n", who, name, PTR_ERR(data));
+		kfree(ck);
+		return PTR_ERR(data);
+	}
+	ck->data = data;
+	list_add_tail(&ck->node, &rd->checkpoints);
+	rd->nr_checkpoints++;
+	return 0;
+}
+
+static void rd_checkpoint_drop(struct rd_device *rd, struct rd_checkpoint *ck)
+{
+	list_del(&ck->node);
+	rd->nr_checkpoints--;
+	rd->store->ops->checkpoint_free(rd->store, ck->data);
+	rd_pages_sharing_put();
+	kfree(ck);
+}
+
+int rd_checkpoint_command(struct rd_device *rd, const char *who, const char *cmd)
+{
+	size_t len = strcspn(cmd, "\n");
+	char name[RD_CHECKPOINT_NAME_LEN];
+	struct rd_checkpoint *ck;
+	int err;
+
+	if (len < 1 || (cmd[0] != '+' && cmd[0] != '-') || (cmd[len] && cmd[len + 1])) {
+		pr_warn("%s: checkpoints takes +NAME (take one) or -NAME (drop it)\n", who);
+		return -EINVAL;
+	}
+	err = rd_checkpoint_name(who, cmd + 1, len - 1, name);
+	if (err)
+		return err;
+	if (cmd[0] == '+')
+		return rd_checkpoint_take(rd, who, name);
+	ck = rd_checkpoint_find(rd, name);
+	if (!ck) {
+		pr_warn("%s: there is no checkpoint %s\n", who, name);
+		return -ENOENT;
+	}
+	rd_checkpoint_drop(rd, ck);
+	return 0;
+}
+
+/*
+ * Only a device that nobody holds open: a mounted file system would find
+ * its blocks changed under it. Opens take open_mutex, so none slips in;
+ * the page caches of the disk and its partitions are emptied after, as
+ * after a power cut, so that the next reader sees the checkpoint's data.
+ */
+int rd_checkpoint_rollback(struct rd_device *rd, const char *who, const char *text)
+{
+	size_t len = strcspn(text, "\n");
+	char name[RD_CHECKPOINT_NAME_LEN];
+	struct gendisk *disk = rd->disk;
+	struct block_device *part;
+	struct rd_checkpoint *ck;
+	struct rd_frozen frozen;
+	unsigned long idx;
+	int err;
+
+	err = rd_checkpoint_name(who, text, len, name);
+	if (err)
+		return err;
+	ck = rd_checkpoint_find(rd, name);
+	if (!ck) {
+		pr_warn("%s: there is no checkpoint %s\n", who, name);
+		return -ENOENT;
+	}
+	mutex_lock(&disk->open_mutex);
+	if (disk_openers(disk)) {
+		mutex_unlock(&disk->open_mutex);
+		pr_warn("%s: rollback refused: the device is open (mounted?)\n", who);
+		return -EBUSY;
+	}
+	rd_freeze(rd, &frozen);
+	/* the cached writes came after the checkpoint, which a rollback undoes */
+	if (rd->cache)
+		rd_cache_drop(rd->cache);
+	err = rd->store->ops->rollback(rd->store, ck->data);
+	rd_thaw(rd, &frozen);
+	xa_for_each(&disk->part_tbl, idx, part)
+		invalidate_bdev(part);
+	mutex_unlock(&disk->open_mutex);
+	if (err)
+		pr_warn("%s: cannot roll back to checkpoint %s: %d\n", who, name, err);
+	return err;
+}
+
+ssize_t rd_checkpoint_show(struct rd_device *rd, char *buf, size_t size)
+{
+	struct rd_checkpoint *ck;
+	ssize_t len = 0;
+
+	list_for_each_entry(ck, &rd->checkpoints, node) {
+		long pages, own;
+
+		rd->store->ops->checkpoint_usage(rd->store, ck->data, &pages, &own);
+		len += scnprintf(buf + len, size - len, "%s pages=%ld own=%ld\n", ck->name, pages,
+				 own);
+	}
+	return len;
+}
+
+void rd_checkpoints_free(struct rd_device *rd)
+{
+	struct rd_checkpoint *ck, *next;
+
+	list_for_each_entry_safe(ck, next, &rd->checkpoints, node)
+		rd_checkpoint_drop(rd, ck);
+}
