@@ -137,6 +137,9 @@ static void load_stats(struct rdctl_device *d)
 	d->has_fault_counts &= !sysfs_read_u64(path, &d->fault_delays);
 	stat_path(path, sizeof(path), d->index, "spare_pages");
 	d->has_spare = !sysfs_read_u64(path, &d->spare_pages);
+	/* nor one older than checkpoints this one */
+	stat_path(path, sizeof(path), d->index, "checkpoint_pages");
+	d->has_checkpoint_pages = !sysfs_read_u64(path, &d->checkpoint_pages);
 	stat_path(path, sizeof(path), d->index, "backing");
 	load_backing(d, path);
 	stat_path(path, sizeof(path), d->index, "dirty_bytes");
@@ -161,6 +164,27 @@ static void load_stats(struct rdctl_device *d)
 static void config_path(char *buf, size_t len, const char *name, const char *attr)
 {
 	path_fmt(buf, len, "%s/%s/%s", configfs_root(), name, attr);
+}
+
+/*
+ * The checkpoints of a powered configuration: the lines of its checkpoints
+ * file, one a checkpoint; unknown for a module without them.
+ */
+static void load_checkpoints(struct rdctl_device *d, const char *name)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int c;
+
+	config_path(path, sizeof(path), name, "checkpoints");
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	d->checkpoints = 0;
+	while ((c = getc(f)) != EOF)
+		d->checkpoints += c == '\n';
+	d->has_checkpoints = !ferror(f);
+	fclose(f);
 }
 
 /* The four latency and bandwidth attributes of a configuration, or none. */
@@ -227,8 +251,10 @@ int rd_load_configured(struct rdctl_device *d, const char *name)
 	config_path(path, sizeof(path), name, "index");
 	if (!sysfs_read_s64(path, &index) && index >= 0 && index <= INT_MAX)
 		d->index = (int)index;
-	if (d->index >= 0)
+	if (d->index >= 0) {
 		load_stats(d);
+		load_checkpoints(d, name);
+	}
 	return 0;
 }
 

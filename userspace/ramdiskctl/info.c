@@ -139,6 +139,11 @@ static void print_info(const struct rdctl_device *d)
 		field("scheduled_faults:",
 		      "%" PRIu64 " errors, %" PRIu64 " drops, %" PRIu64 " delays", d->fault_errors,
 		      d->fault_drops, d->fault_delays);
+	/* a module older than checkpoints has neither: nothing to show */
+	if (d->has_checkpoints)
+		field("checkpoints:", "%u", d->checkpoints);
+	if (d->has_checkpoint_pages)
+		field("checkpoint_pages:", "%" PRIu64 " pages", d->checkpoint_pages);
 }
 
 int cmd_info(int argc, char **argv)

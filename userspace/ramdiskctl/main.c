@@ -134,6 +134,23 @@ static const struct command commands[] = {
 	  "                           {\"fault_schedule\": [...]}\n"
 	  "    -r, --raw              no alignment, one space between columns\n"
 	  "    -n, --noheadings       no header line\n" },
+	{ "checkpoint", cmd_checkpoint,
+	  "checkpoint NAME|DEV take CK\n"
+	  "checkpoint NAME|DEV drop CK\n"
+	  "checkpoint NAME|DEV list [--json|--raw] [--noheadings]\n"
+	  "    Checkpoints of a powered device: take keeps its data as it is\n"
+	  "    now under the name CK (1 to 31 letters, digits, '.', '_' and\n"
+	  "    '-'; at most 16 a device), copying nothing until a page is\n"
+	  "    written; drop lets it go; list prints each, oldest first, with\n"
+	  "    the pages it holds and those only it holds (what dropping it\n"
+	  "    gives back). They go with the device at power-off.\n"
+	  "    -j, --json             {\"checkpoints\": [...]}\n"
+	  "    -r, --raw              no alignment, one space between columns\n"
+	  "    -n, --noheadings       no header line\n" },
+	{ "rollback", cmd_rollback,
+	  "rollback NAME|DEV CK\n"
+	  "    Make the device's data checkpoint CK's again. The device must\n"
+	  "    not be open or mounted: unmount it first. CK stays.\n" },
 	{ "save", cmd_save,
 	  "save DEV FILE\n"
 	  "    Write the ranges of DEV that hold data into the image FILE,\n"
@@ -159,10 +176,10 @@ static const char trailer[] = "DEV is ramdiskN or /dev/ramdiskN; NAME is a confi
 			      "    1  other error\n"
 			      "    2  bad usage or invalid value (bad size, block size, ...)\n"
 			      "    3  the ramdisk module is not loaded\n"
-			      "    4  a configuration with that name already exists\n"
+			      "    4  a configuration or checkpoint with that name already exists\n"
 			      "    5  the device is busy (open or mounted)\n"
 			      "    6  permission denied (not root)\n"
-			      "    7  no such device\n"
+			      "    7  no such device, configuration or checkpoint\n"
 			      "    8  restore: the image is truncated or corrupted\n"
 			      "    9  restore: the image is of another size or block size\n"
 			      "\n"

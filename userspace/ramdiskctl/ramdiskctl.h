@@ -17,10 +17,10 @@ enum rc {
 	RC_ERROR = 1, /* anything not listed below */
 	RC_USAGE = 2, /* bad arguments, bad sizes, values the module refuses */
 	RC_NO_MODULE = 3, /* the module (or configfs) is not there */
-	RC_EXISTS = 4, /* a configuration with that name exists */
+	RC_EXISTS = 4, /* a configuration (or checkpoint) with that name exists */
 	RC_BUSY = 5, /* the device is open or mounted */
 	RC_PERM = 6, /* permission denied: not root */
-	RC_NO_DEVICE = 7, /* no such device or configuration */
+	RC_NO_DEVICE = 7, /* no such device, configuration or checkpoint */
 	RC_BAD_IMAGE = 8, /* restore: the image is truncated or corrupted */
 	RC_MISMATCH = 9, /* restore: the image is of another size or block size */
 };
@@ -85,6 +85,10 @@ struct rdctl_device {
 	/* bytes written but not yet durable (lost by a power cut), and cuts so far */
 	bool has_dirty, has_power_cuts;
 	uint64_t dirty_bytes, power_cuts;
+	/* checkpoints of a powered configuration, and the pages only they hold */
+	bool has_checkpoints, has_checkpoint_pages;
+	unsigned int checkpoints;
+	uint64_t checkpoint_pages;
 };
 
 /* paths.c: where the module's files live (overridable for tests). */
@@ -183,5 +187,7 @@ int cmd_profile(int argc, char **argv);
 int cmd_save(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 int cmd_fault(int argc, char **argv);
+int cmd_checkpoint(int argc, char **argv);
+int cmd_rollback(int argc, char **argv);
 
 #endif /* RAMDISKCTL_H */
