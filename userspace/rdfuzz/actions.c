@@ -114,6 +114,126 @@ static bool errno_in(int err, const int *list)
 static const int attr_errors[] = { EINVAL, EBUSY,  ENODEV,	 ENOENT, ENOMEM, ENOSPC, EACCES,
 				   ENXIO,  ERANGE, ENAMETOOLONG, EEXIST, E2BIG,	 0 };
 
+/* --- checkpoints ----------------------------------------------------------- */
+
+/* The device went (or came): its checkpoints went with it. */
+static void checkpoints_forget(struct slot *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr_checkpoints; i++)
+		free(s->checkpoints[i].seq);
+	s->nr_checkpoints = 0;
+}
+
+static struct checkpoint *checkpoint_find(struct slot *s, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr_checkpoints; i++)
+		if (!strcmp(s->checkpoints[i].name, name))
+			return &s->checkpoints[i];
+	return NULL;
+}
+
+/* What a store method reads of v: up to a NUL, then its first line. */
+static void first_line(const struct value *v, char *out, size_t size)
+{
+	size_t n = strnlen(v->buf, v->len);
+
+	if (n > size - 1)
+		n = size - 1;
+	memcpy(out, v->buf, n);
+	out[n] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+}
+
+/* The module's rules: 1 to 31 letters, digits, '.', '_' and '-'. */
+static bool checkpoint_name_ok(const char *name)
+{
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789._-";
+	size_t len = strlen(name);
+
+	return len && len < sizeof(((struct checkpoint *)0)->name) && strspn(name, chars) == len;
+}
+
+/* The checkpoints file names those taken and not dropped, oldest first. */
+static void checkpoints_check_list(struct fuzz *f, struct slot *s)
+{
+	char path[512], buf[4096], got[1024] = "", want[1024] = "", *line, *save;
+	size_t o = 0;
+	unsigned int i;
+
+	slot_path(f, s, "checkpoints", path, sizeof(path));
+	if (read_file(path, buf, sizeof(buf)) < 0)
+		return;
+	for (line = strtok_r(buf, "\n", &save); line && o < sizeof(got) - 40;
+	     line = strtok_r(NULL, "\n", &save))
+		o += (size_t)snprintf(got + o, sizeof(got) - o, "%.*s ", (int)strcspn(line, " "),
+				      line);
+	for (i = 0, o = 0; i < s->nr_checkpoints; i++)
+		o += (size_t)snprintf(want + o, sizeof(want) - o, "%s ", s->checkpoints[i].name);
+	if (strcmp(got, want))
+		fuzz_report(f, "%s lists '%.200s', not the checkpoints taken '%.200s'", path, got,
+			    want);
+}
+
+/* A write to checkpoints was taken: a checkpoint came, with the data now, or went. */
+static void checkpoints_accepted(struct fuzz *f, struct slot *s, const struct value *v)
+{
+	char text[64];
+	struct checkpoint *c;
+
+	first_line(v, text, sizeof(text));
+	if ((text[0] != '+' && text[0] != '-') || !checkpoint_name_ok(text + 1)) {
+		fuzz_report(f, "checkpoints took '%.60s', not +NAME or -NAME", text);
+		return;
+	}
+	c = checkpoint_find(s, text + 1);
+	if (text[0] == '+') {
+		if (c || s->nr_checkpoints == CHECKPOINTS_MAX) {
+			fuzz_report(f, "checkpoints took '%s' with %u checkpoints%s", text,
+				    s->nr_checkpoints, c ? ", that one among them" : "");
+			return;
+		}
+		c = &s->checkpoints[s->nr_checkpoints++];
+		snprintf(c->name, sizeof(c->name), "%.31s", text + 1);
+		c->seq = malloc(sizeof(s->shadow.seq));
+		if (c->seq)
+			memcpy(c->seq, s->shadow.seq, sizeof(s->shadow.seq));
+	} else {
+		if (!c) {
+			fuzz_report(f, "checkpoints dropped %s, which the device did not have",
+				    text + 1);
+			return;
+		}
+		free(c->seq);
+		memmove(c, c + 1,
+			(size_t)(s->checkpoints + s->nr_checkpoints - (c + 1)) * sizeof(*c));
+		s->nr_checkpoints--;
+	}
+	checkpoints_check_list(f, s);
+}
+
+/* A rollback was taken: the device reads what it read when the checkpoint was taken. */
+static void rollback_accepted(struct fuzz *f, struct slot *s, const struct value *v)
+{
+	struct checkpoint *c;
+	char text[64];
+
+	first_line(v, text, sizeof(text));
+	c = checkpoint_find(s, text);
+	if (!c)
+		fuzz_report(f,
+			    "rollback to '%.40s', a checkpoint the device did not have, succeeded",
+			    text);
+	if (c && c->seq)
+		memcpy(s->shadow.seq, c->seq, sizeof(s->shadow.seq));
+	else
+		memset(s->shadow.seq, 0xff, sizeof(s->shadow.seq));
+}
+
 /* --- slot state ------------------------------------------------------------ */
 
 /*
@@ -127,6 +247,8 @@ static void slot_sync(struct fuzz *f, struct slot *s)
 
 	slot_path(f, s, "power", path, sizeof(path));
 	on = read_file(path, buf, sizeof(buf)) > 0 && buf[0] == '1';
+	if (on != s->powered)
+		checkpoints_forget(s);
 	if (on && !s->powered) {
 		slot_path(f, s, "cache_mode", path, sizeof(path));
 		s->writeback =
@@ -219,12 +341,17 @@ static void do_attr(struct fuzz *f, struct slot *s, const char *attr, const stru
 			memset(s->shadow.seq, 0xff, sizeof(s->shadow.seq));
 			s->cut_unreported = true;
 		}
+		if (!strcmp(attr, "checkpoints"))
+			checkpoints_accepted(f, s, v);
+		if (!strcmp(attr, "rollback"))
+			rollback_accepted(f, s, v);
 		return;
 	}
 	f->refused++;
 	fuzz_log(f, " %s", strerror(err));
-	/* configfs itself answers an empty write with EFAULT */
-	if (!errno_in(err, attr_errors) && !(err == EFAULT && !v->len))
+	/* configfs itself answers an empty write with EFAULT; reserved memory takes no checkpoints */
+	if (!errno_in(err, attr_errors) && !(err == EFAULT && !v->len) &&
+	    !(err == EOPNOTSUPP && !strcmp(attr, "checkpoints")))
 		fuzz_report(f, "%s: unexpected error %s", path, strerror(err));
 	if (had >= 0 && read_file(path, after, sizeof(after)) >= 0 && strcmp(before, after))
 		fuzz_report(f, "%s changed from %.40s to %.40s by a refused write", path, before,
@@ -716,6 +843,11 @@ void fuzz_step(struct fuzz *f)
 		value_badblocks(x2 >> 1, x3, &v);
 	if (a == A_ATTR && !strcmp(f->attrs[x1 % f->nr_attrs], "fault_schedule") && x2 % 2)
 		value_fault_schedule(x2 >> 1, x3, &v);
+	/* and half the checkpoint writes name checkpoints, which meet each other */
+	if (a == A_ATTR && !strcmp(f->attrs[x1 % f->nr_attrs], "checkpoints") && x2 % 2)
+		value_checkpoints(x2 >> 1, &v);
+	if (a == A_ATTR && !strcmp(f->attrs[x1 % f->nr_attrs], "rollback") && x2 % 2)
+		value_rollback(x2 >> 1, &v);
 
 	fuzz_log(f, "%" PRIu64 " %s %s", f->step, action_names[a], s->name);
 	switch (a) {
@@ -799,6 +931,7 @@ int fuzz_cleanup(struct fuzz *f)
 	for (i = 0; i < f->nr_slots; i++) {
 		struct slot *s = &f->slots[i];
 
+		checkpoints_forget(s);
 		slot_path(f, s, NULL, path, sizeof(path));
 		if (access(path, F_OK))
 			continue;

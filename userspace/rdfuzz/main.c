@@ -18,11 +18,11 @@
 /* The attributes when --dry-run cannot read the features file. */
 static const char default_features[] =
 	"atomic_write_boundary,atomic_write_unit_max,atomic_write_unit_min,"
-	"badblocks,bandwidth_mbps,block_size,cache_mode,cache_size,fault_schedule,flush_latency_ns,"
-	"format,index,"
+	"badblocks,bandwidth_mbps,block_size,cache_mode,cache_size,checkpoints,fault_schedule,"
+	"flush_latency_ns,format,index,"
 	"io_min,io_opt,max_part,mem_limit,numa_node,phys_addr,phys_size,"
 	"physical_block_size,power,power_cut,power_cut_drop_percent,power_cut_seed,"
-	"power_cut_unit,read_latency_ns,rotational,size,spare_pages,write_latency_ns";
+	"power_cut_unit,read_latency_ns,rollback,rotational,size,spare_pages,write_latency_ns";
 
 static void usage(FILE *out)
 {

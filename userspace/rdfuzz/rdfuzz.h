@@ -44,6 +44,10 @@ void value_make(struct rng *r, struct value *v);
 void value_badblocks(uint64_t x, uint64_t y, struct value *v);
 /* A line for the fault_schedule attribute, made from two draws x and y. */
 void value_fault_schedule(uint64_t x, uint64_t y, struct value *v);
+/* A line for the checkpoints attribute (+NAME, -NAME, refused ones), from a draw x. */
+void value_checkpoints(uint64_t x, struct value *v);
+/* A checkpoint name for the rollback attribute, from a draw x. */
+void value_rollback(uint64_t x, struct value *v);
 /* A printable form of v for the log (escapes, long runs shortened). */
 void value_describe(const struct value *v, char *out, size_t size);
 
@@ -79,6 +83,14 @@ unsigned int shadow_check(const struct shadow *s, const void *buf, uint64_t off,
 
 #define SLOTS_MAX 8
 #define ATTRS_MAX 64
+/* The module keeps at most 16 checkpoints a device. */
+#define CHECKPOINTS_MAX 16
+
+/* A checkpoint the slot's device took: its name and what it must read back. */
+struct checkpoint {
+	char name[32];
+	uint64_t *seq; /* a copy of shadow.seq when it was taken; NULL if none */
+};
 
 struct slot {
 	char name[32];
@@ -91,6 +103,9 @@ struct slot {
 	 * lost while the device was open (the busy thread's open is enough)
 	 */
 	bool cut_unreported;
+	/* the checkpoints taken and not dropped, oldest first; none while off */
+	struct checkpoint checkpoints[CHECKPOINTS_MAX];
+	unsigned int nr_checkpoints;
 };
 
 struct fuzz {

@@ -8,6 +8,7 @@
 #include "rdfuzz.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *const boundaries[] = {
@@ -282,4 +283,73 @@ void value_fault_schedule(uint64_t x, uint64_t y, struct value *v)
 					  gates[(y >> 16) % 6], action, nl);
 		break;
 	}
+}
+
+/*
+ * A checkpoint name: mostly a few names, so that takes meet existing ones
+ * and rollbacks and drops find them, and more names than the 16 a device
+ * keeps; some the module must refuse (empty, too long, other characters).
+ */
+static void checkpoint_name(uint64_t x, char *out, size_t size)
+{
+	static const char *const names[] = { "base", "a", "ck-1", "x.y_z",
+					     "abcdefghijklmnopqrstuvwxyz01234" };
+	static const char *const refused[] = {
+		"", "a b", "a/b", "abcdefghijklmnopqrstuvwxyz012345", "caf\xc3\xa9", "+a", "a=1"
+	};
+
+	switch (x % 8) {
+	case 5:
+	case 6:
+		snprintf(out, size, "n%u", (unsigned int)((x >> 3) % 14));
+		break;
+	case 7:
+		snprintf(out, size, "%s", refused[(x >> 3) % 7]);
+		break;
+	default:
+		snprintf(out, size, "%s", names[(x >> 3) % 5]);
+		break;
+	}
+}
+
+/*
+ * A line for the checkpoints attribute, from a draw already made: mostly
+ * takes and drops of a name, and lines the module must refuse (no sign,
+ * two lines).
+ */
+void value_checkpoints(uint64_t x, struct value *v)
+{
+	const char *nl = x & 0x100000 ? "\n" : "";
+	char name[40], other[40];
+
+	checkpoint_name(x >> 4, name, sizeof(name));
+	switch (x % 10) {
+	case 0:
+	case 1:
+	case 2:
+	case 3:
+	case 4:
+		v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "+%s%s", name, nl);
+		break;
+	case 5:
+	case 6:
+	case 7:
+		v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "-%s%s", name, nl);
+		break;
+	case 8:
+		v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "%s%s", name, nl);
+		break;
+	default:
+		checkpoint_name(x >> 24, other, sizeof(other));
+		v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "+%s\n-%s%s", name, other, nl);
+		break;
+	}
+}
+
+void value_rollback(uint64_t x, struct value *v)
+{
+	char name[40];
+
+	checkpoint_name(x >> 1, name, sizeof(name));
+	v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "%s%s", name, x % 2 ? "\n" : "");
 }
