@@ -118,30 +118,22 @@ static int check_name(const char *cmd, const char *ck)
 	return RC_OK;
 }
 
+static int parse_line(const char *line, void *item)
+{
+	return checkpoint_parse_line(line, item);
+}
+
 /* The lines of the checkpoints file at path; the number read, or -1 with a message. */
 static int read_list(const struct rdctl_device *d, const char *path, struct checkpoint_line *cks)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	int n = 0;
-	FILE *f;
+	char *bad;
+	int n = sysfs_read_lines(path, cks, sizeof(cks[0]), CHECKPOINT_LIST_MAX, parse_line, &bad);
 
-	f = fopen(path, "re");
-	if (!f) {
+	if (bad)
+		warnx("checkpoint: %s: cannot read the checkpoints line '%s'", d->name, bad);
+	else if (n < 0)
 		report_errno(errno, "checkpoint: %s: reading checkpoints", d->name);
-		return -1;
-	}
-	while (getline(&line, &cap, f) > 0) {
-		if (n == CHECKPOINT_LIST_MAX || checkpoint_parse_line(line, &cks[n])) {
-			warnx("checkpoint: %s: cannot read the checkpoints line '%s'", d->name,
-			      strtok(line, "\n"));
-			n = -1;
-			break;
-		}
-		n++;
-	}
-	free(line);
-	fclose(f);
+	free(bad);
 	return n;
 }
 

@@ -63,29 +63,17 @@ static int write_attr(const struct rdctl_device *d, const char *attr, const char
 static int read_lines(const struct rdctl_device *d, const char *attr, void *items, size_t size,
 		      int (*parse)(const char *line, void *item))
 {
-	char path[PATH_MAX], *line = NULL;
-	size_t cap = 0;
-	int n = 0;
-	FILE *f;
+	char path[PATH_MAX], *bad;
+	int n;
 
 	if (attr_path(d, attr, path, sizeof(path)))
 		return -1;
-	f = fopen(path, "re");
-	if (!f) {
+	n = sysfs_read_lines(path, items, size, FAULT_LIST_MAX, parse, &bad);
+	if (bad)
+		warnx("fault: %s: cannot read the %s line '%s'", d->name, attr, bad);
+	else if (n < 0)
 		report_errno(errno, "fault: %s: reading %s", d->name, attr);
-		return -1;
-	}
-	while (getline(&line, &cap, f) > 0) {
-		if (n == FAULT_LIST_MAX || parse(line, (char *)items + (size_t)n * size)) {
-			warnx("fault: %s: cannot read the %s line '%s'", d->name, attr,
-			      strtok(line, "\n"));
-			n = -1;
-			break;
-		}
-		n++;
-	}
-	free(line);
-	fclose(f);
+	free(bad);
 	return n;
 }
 

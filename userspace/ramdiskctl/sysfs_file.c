@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -128,4 +129,33 @@ int sysfs_read_u64_pair(const char *path, uint64_t *first, uint64_t *second)
 		return -1;
 	}
 	return 0;
+}
+
+int sysfs_read_lines(const char *path, void *items, size_t size, int max,
+		     int (*parse)(const char *line, void *item), char **bad)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int n = 0;
+	FILE *f;
+
+	*bad = NULL;
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (getline(&line, &cap, f) > 0) {
+		if (n == max || parse(line, (char *)items + (size_t)n * size)) {
+			line[strcspn(line, "\n")] = '\0';
+			*bad = line;
+			line = NULL;
+			n = -1;
+			break;
+		}
+		n++;
+	}
+	free(line);
+	fclose(f);
+	if (*bad)
+		errno = EINVAL;
+	return n;
 }

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * One-line attribute files in sysfs and configfs.
+ * Attribute files in sysfs and configfs: one-line values, and the lists
+ * the module keeps one item a line.
  *
- * Every function returns 0, or -1 with errno set by the failing system
- * call (or EINVAL when the contents are not what was asked for), so the
- * caller can tell "module not loaded" (ENOENT) from "busy" (EBUSY) from
- * "not root" (EACCES).
+ * Every function returns 0 (or a count), or -1 with errno set by the
+ * failing system call (or EINVAL when the contents are not what was asked
+ * for), so the caller can tell "module not loaded" (ENOENT) from "busy"
+ * (EBUSY) from "not root" (EACCES). None prints: the caller words the
+ * message for its command.
  */
 #ifndef RAMDISK_SYSFS_FILE_H
 #define RAMDISK_SYSFS_FILE_H
@@ -29,5 +31,15 @@ int sysfs_read_s64(const char *path, int64_t *value);
 
 /* Read a file holding two unsigned numbers, e.g. "COUNT BYTES". */
 int sysfs_read_u64_pair(const char *path, uint64_t *first, uint64_t *second);
+
+/*
+ * Read a list, each line through parse into the next of the max items of
+ * size bytes at items; parse returns 0, or nonzero for a line it refuses.
+ * Returns the number of lines, or -1 with errno. A line parse refuses, or
+ * a line past max, is EINVAL, and *bad is that line without its newline
+ * (malloc'ed, for the caller's message, to be freed); else *bad is NULL.
+ */
+int sysfs_read_lines(const char *path, void *items, size_t size, int max,
+		     int (*parse)(const char *line, void *item), char **bad);
 
 #endif /* RAMDISK_SYSFS_FILE_H */
