@@ -137,6 +137,17 @@ static int read_list(const struct rdctl_device *d, const char *path, struct chec
 	return n;
 }
 
+static int checkpoint_cells(struct libscols_line *ln, const void *item)
+{
+	const struct checkpoint_line *ck = item;
+	char num[2][24];
+
+	snprintf(num[0], sizeof(num[0]), "%" PRIu64, ck->pages);
+	snprintf(num[1], sizeof(num[1]), "%" PRIu64, ck->own);
+	return scols_line_set_data(ln, 0, ck->name) || scols_line_set_data(ln, 1, num[0]) ||
+	       scols_line_set_data(ln, 2, num[1]);
+}
+
 static int print_list(const struct checkpoint_line *cks, int n, const struct table_style *style)
 {
 	static const struct table_column cols[] = {
@@ -149,20 +160,7 @@ static int print_list(const struct checkpoint_line *cks, int n, const struct tab
 
 	if (!tb)
 		return RC_ERROR;
-	for (int i = 0; i < n; i++) {
-		struct libscols_line *ln = scols_table_new_line(tb, NULL);
-		char num[2][24];
-
-		snprintf(num[0], sizeof(num[0]), "%" PRIu64, cks[i].pages);
-		snprintf(num[1], sizeof(num[1]), "%" PRIu64, cks[i].own);
-		if (!ln || scols_line_set_data(ln, 0, cks[i].name) ||
-		    scols_line_set_data(ln, 1, num[0]) || scols_line_set_data(ln, 2, num[1])) {
-			scols_unref_table(tb);
-			warnx("out of memory");
-			return RC_ERROR;
-		}
-	}
-	return table_print(tb, style);
+	return table_print_items(tb, cks, n, sizeof(cks[0]), checkpoint_cells, style);
 }
 
 /* "--NAME" of a list option getopt_long() returned as opt. */

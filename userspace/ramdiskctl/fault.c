@@ -87,6 +87,22 @@ static int parse_rule_line(const char *line, void *item)
 	return fault_rule_parse_line(line, item);
 }
 
+static int range_cells(struct libscols_line *ln, const void *item)
+{
+	const struct fault_range *r = item;
+	char num[3][24];
+
+	snprintf(num[0], sizeof(num[0]), "%" PRIu64, r->start);
+	snprintf(num[1], sizeof(num[1]), "%" PRIu64, r->end);
+	snprintf(num[2], sizeof(num[2]), "%" PRIu64, r->end - r->start + 1);
+	return scols_line_set_data(ln, 0, num[0]) || scols_line_set_data(ln, 1, num[1]) ||
+	       scols_line_set_data(ln, 2, num[2]) ||
+	       scols_line_set_data(ln, 3, fault_rw_name(r->rw)) ||
+	       scols_line_set_data(ln, 4, fault_error_name(r->error)) ||
+	       /* libsmartcols writes a JSON boolean false for "no", true for "yes" */
+	       scols_line_set_data(ln, 5, r->sticky ? "yes" : "no");
+}
+
 static int print_ranges(const struct fault_range *r, int n, const struct table_style *style)
 {
 	static const struct table_column cols[] = {
@@ -102,33 +118,13 @@ static int print_ranges(const struct fault_range *r, int n, const struct table_s
 
 	if (!tb)
 		return RC_ERROR;
-	for (int i = 0; i < n; i++) {
-		struct libscols_line *ln = scols_table_new_line(tb, NULL);
-		char num[3][24];
-
-		if (!ln)
-			goto out_nomem;
-		snprintf(num[0], sizeof(num[0]), "%" PRIu64, r[i].start);
-		snprintf(num[1], sizeof(num[1]), "%" PRIu64, r[i].end);
-		snprintf(num[2], sizeof(num[2]), "%" PRIu64, r[i].end - r[i].start + 1);
-		if (scols_line_set_data(ln, 0, num[0]) || scols_line_set_data(ln, 1, num[1]) ||
-		    scols_line_set_data(ln, 2, num[2]) ||
-		    scols_line_set_data(ln, 3, fault_rw_name(r[i].rw)) ||
-		    scols_line_set_data(ln, 4, fault_error_name(r[i].error)) ||
-		    /* libsmartcols writes a JSON boolean false for "no", true for "yes" */
-		    scols_line_set_data(ln, 5, r[i].sticky ? "yes" : "no"))
-			goto out_nomem;
-	}
-	return table_print(tb, style);
-out_nomem:
-	scols_unref_table(tb);
-	warnx("out of memory");
-	return RC_ERROR;
+	return table_print_items(tb, r, n, sizeof(r[0]), range_cells, style);
 }
 
 /* The cells of one rule; a column a rule does not use is left out (JSON null). */
-static int rule_cells(struct libscols_line *ln, const struct fault_rule *r)
+static int rule_cells(struct libscols_line *ln, const void *item)
 {
+	const struct fault_rule *r = item;
 	char kinds[32], prob[16], num[7][24];
 	const char *action = r->delay_us ? "delay" : r->drop ? "drop" : fault_error_name(r->error);
 
@@ -170,16 +166,7 @@ static int print_rules(const struct fault_rule *r, int n, const struct table_sty
 
 	if (!tb)
 		return RC_ERROR;
-	for (int i = 0; i < n; i++) {
-		struct libscols_line *ln = scols_table_new_line(tb, NULL);
-
-		if (!ln || rule_cells(ln, &r[i])) {
-			scols_unref_table(tb);
-			warnx("out of memory");
-			return RC_ERROR;
-		}
-	}
-	return table_print(tb, style);
+	return table_print_items(tb, r, n, sizeof(r[0]), rule_cells, style);
 }
 
 /* "--NAME" of the option getopt_long() returned as opt. */

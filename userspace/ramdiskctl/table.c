@@ -51,3 +51,19 @@ int table_print(struct libscols_table *tb, const struct table_style *style)
 	scols_unref_table(tb);
 	return rc;
 }
+
+int table_print_items(struct libscols_table *tb, const void *items, size_t n, size_t size,
+		      int (*cells)(struct libscols_line *ln, const void *item),
+		      const struct table_style *style)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct libscols_line *ln = scols_table_new_line(tb, NULL);
+
+		if (!ln || cells(ln, (const char *)items + i * size)) {
+			scols_unref_table(tb);
+			warnx("out of memory");
+			return RC_ERROR;
+		}
+	}
+	return table_print(tb, style);
+}

@@ -32,5 +32,13 @@ struct libscols_table *table_new(const char *name, const struct table_column *co
  * or an empty JSON list.
  */
 int table_print(struct libscols_table *tb, const struct table_style *style);
+/*
+ * Adds a line to tb for each of the n items of size bytes at items, its
+ * cells set by cells (nonzero when out of memory), then prints and frees
+ * tb as table_print() does: RC_OK, or RC_ERROR after a message.
+ */
+int table_print_items(struct libscols_table *tb, const void *items, size_t n, size_t size,
+		      int (*cells)(struct libscols_line *ln, const void *item),
+		      const struct table_style *style);
 
 #endif /* RAMDISKCTL_TABLE_H */
