@@ -137,10 +137,5 @@ int main(void)
 	test_prob();
 	test_rules();
 	test_lines();
-	if (failures) {
-		fprintf(stderr, "%d checks failed\n", failures);
-		return 1;
-	}
-	puts("ok");
-	return 0;
+	return check_done();
 }

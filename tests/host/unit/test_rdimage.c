@@ -174,7 +174,5 @@ int main(void)
 	test_header();
 	test_extent_and_trailer();
 	test_old_image();
-	if (failures)
-		fprintf(stderr, "%d checks failed\n", failures);
-	return failures ? 1 : 0;
+	return check_done();
 }
