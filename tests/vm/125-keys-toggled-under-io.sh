@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: the fault layers' static keys, switched on and off hundreds of times while reads run on the other CPU: no oops, every read served, the data unchanged
+# DESCRIPTION: the static keys of the fault layers and of checkpoints, switched on and off hundreds of times while reads run on the other CPU: no oops, every read served, the data unchanged
 # VMOPTS: --single-thread
 . "${0%/*}/../lib/common.sh"
 require_root
@@ -21,7 +21,8 @@ head -c 4M /dev/urandom >"$RD_TMP/data"
 dd if="$RD_TMP/data" of="$dev" bs=1M oflag=direct status=none
 
 # Reads of the first 4 MiB on CPU 1 until told to stop. The rules below
-# never touch them: a discard rule, and bad sectors at 8 MiB.
+# never touch them: a discard rule, and bad sectors at 8 MiB; a checkpoint
+# changes no data.
 taskset -c 1 fio --name=reads --filename="$dev" --direct=1 --rw=randread --bs=4k \
 	--size=4M --ioengine=psync --time_based --runtime=3600 \
 	--output-format=json --output="$RD_TMP/fio.json" &
@@ -46,8 +47,10 @@ for ((i = 0; i < switches; i++)); do
 		echo '+discard every=1000' >'$cfg/fault_schedule' &&
 		echo clear >'$cfg/fault_schedule' &&
 		echo '+16384-16391' >'$cfg/badblocks' &&
-		echo '-16384-16391' >'$cfg/badblocks'" ||
-		fail "switch $i: a fault attribute refused its line"
+		echo '-16384-16391' >'$cfg/badblocks' &&
+		echo +k >'$cfg/checkpoints' &&
+		echo -k >'$cfg/checkpoints'" ||
+		fail "switch $i: an attribute refused its line"
 done
 after=$(reads)
 
@@ -59,4 +62,4 @@ assert_eq "$(sed -n '/^{/,$p' "$RD_TMP/fio.json" | jq '.jobs[0].error')" 0 "fio'
 	fail "only $((after - before)) reads ran during $switches rounds of switching"
 assert_eq "$(sysfs_stat "$rd" fault_errors)" 0 "fault_errors"
 cmp "$dev" "$RD_TMP/data" -n 4194304 || fail "the data changed under the switching"
-echo "$switches rounds (4 key switches each), $((after - before)) reads during them"
+echo "$switches rounds (6 key switches each), $((after - before)) reads during them"
