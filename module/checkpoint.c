@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Named checkpoints (checkpoint.h). Taking one and rolling back stop the
- * device's I/O by freezing its queue: every bio runs to its end inside
- * submit_bio (io.c), so a frozen queue means that no write is half done
- * in a page that is about to be shared or replaced. Dropping one needs no
- * stop: it only lets go of pages, and a writer that still sees a page as
- * shared copies it once more than it had to.
+ * Named checkpoints (checkpoint.h). Taking, dropping and rolling back
+ * stop the device's I/O by freezing its queue: every bio runs to its end
+ * inside submit_bio (io.c), so a frozen queue means that no write is half
+ * done in a page whose sharing changes. A drop needs it as much as a take:
+ * a write that found a page shared copies it, and were the page to stop
+ * being shared under the copy, a second write could change it in place,
+ * and the copy that replaces it would lose that write.
  *
  * While the queue is frozen, no allocation may wait for I/O: reclaim
  * writing a mounted file system's pages back to this very device would
@@ -126,11 +127,17 @@ static int rd_checkpoint_take(struct rd_device *rd, const char *who, const char 
 	return 0;
 }
 
-static void rd_checkpoint_drop(struct rd_device *rd, struct rd_checkpoint *ck)
+/* With the queue frozen, or once no I/O can reach the device. */
+static void rd_checkpoint_unlink(struct rd_device *rd, struct rd_checkpoint *ck)
 {
 	list_del(&ck->node);
 	rd->nr_checkpoints--;
 	rd->store->ops->checkpoint_free(rd->store, ck->data);
+}
+
+/* After the unlink, outside the freeze (it takes the CPU hotplug lock). */
+static void rd_checkpoint_free(struct rd_checkpoint *ck)
+{
 	rd_pages_sharing_put();
 	kfree(ck);
 }
@@ -140,6 +147,7 @@ int rd_checkpoint_command(struct rd_device *rd, const char *who, const char *cmd
 	size_t len = strcspn(cmd, "\n");
 	char name[RD_CHECKPOINT_NAME_LEN];
 	struct rd_checkpoint *ck;
+	struct rd_frozen frozen;
 	int err;
 
 	if (len < 1 || (cmd[0] != '+' && cmd[0] != '-') || (cmd[len] && cmd[len + 1])) {
@@ -156,7 +164,10 @@ int rd_checkpoint_command(struct rd_device *rd, const char *who, const char *cmd
 		pr_warn("%s: there is no checkpoint %s\n", who, name);
 		return -ENOENT;
 	}
-	rd_checkpoint_drop(rd, ck);
+	rd_freeze(rd, &frozen);
+	rd_checkpoint_unlink(rd, ck);
+	rd_thaw(rd, &frozen);
+	rd_checkpoint_free(ck);
 	return 0;
 }
 
@@ -224,6 +235,8 @@ void rd_checkpoints_free(struct rd_device *rd)
 {
 	struct rd_checkpoint *ck, *next;
 
-	list_for_each_entry_safe(ck, next, &rd->checkpoints, node)
-		rd_checkpoint_drop(rd, ck);
+	list_for_each_entry_safe(ck, next, &rd->checkpoints, node) {
+		rd_checkpoint_unlink(rd, ck);
+		rd_checkpoint_free(ck);
+	}
 }

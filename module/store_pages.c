@@ -85,10 +85,10 @@ static void rd_pages_uncharge(struct rd_page_store *ps, long nr)
 }
 
 /*
- * Whether a write must copy the page first. A stale answer errs safe: the
- * count of a page a writer holds rises only while the device's queue is
- * frozen (a checkpoint being made), and a page that stopped being shared
- * is merely copied once more.
+ * Whether a write must copy the page first. The answer holds while the
+ * writer's bio runs: the count of a page in the device's index changes
+ * only while the queue is frozen (checkpoint.c), and a write that finds
+ * its page replaced by another write's copy looks again.
  */
 static __always_inline bool rd_page_shared(struct page *page)
 {
@@ -305,7 +305,7 @@ static int rd_pages_unshare(struct rd_page_store *ps, u64 pos, bool nowait)
 	set_page_private(new, 0);
 	rcu_read_lock();
 	old = rd_index_lookup(&ps->index, index);
-	/* shared pages are never written in place: the copy is stable */
+	/* shared pages are never written in place, nor unshared under us: the copy is stable */
 	if (old && rd_page_shared(old)) {
 		copy_page(page_address(new), page_address(old));
 		err = rd_index_replace(&ps->index, index, old, new);

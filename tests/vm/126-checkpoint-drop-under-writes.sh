@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# DESCRIPTION: checkpoints taken and dropped again and again while two writers share every page (one its first half, one its second): fio verifies every block, so no write is lost to a copy-on-write that a drop raced
+# VMOPTS: --cpus 3
+. "${0%/*}/../lib/common.sh"
+require_root
+require_cmd fio jq
+
+# The race this guards against: a write finds its page shared and copies
+# it; the checkpoint is dropped under the copy; the other half's write now
+# finds the page its own and changes it in place; the copy, swapped in
+# after, lacks that write. Three vCPUs: the copier, the dropper, the other
+# writer. The window is narrow under TCG: with a 200 us delay put between
+# the copy and the swap, the module that dropped without freezing the
+# queue lost a write here in the first run.
+[ "$(nproc)" -ge 3 ] || skip "needs three CPUs"
+
+load_module nr_devices=0
+rd_configure drop size=16M power=1
+dev=$RD_DEV
+ckpts=$RD_CONFIGFS/drop/checkpoints
+
+# Taken on the empty device, base holds no page: it keeps the checkpoints'
+# static key on, so that the loop below patches no kernel text (see
+# test 125), while every page stays the device's alone between takes.
+echo +base >"$ckpts"
+
+# Each job writes its 2 KiB half of each of the first 16 pages, then
+# reads all of it back, again and again.
+fio --filename="$dev" --direct=1 --ioengine=psync --rw=write:2k --bs=2k --size=64k \
+	--loops=100000 --verify=crc32c --verify_fatal=1 \
+	--output-format=json --output="$RD_TMP/fio.json" \
+	--name=first --offset=0 --name=second --offset=2k &
+fio_pid=$!
+on_exit "kill $fio_pid; wait $fio_pid"
+
+# writes: the writes the device has served
+writes() { sysfs_stat "$dev" writes | cut -d' ' -f1; }
+for ((i = 0; i < 600; i++)); do
+	[ "$(writes)" -gt 1000 ] && break
+	kill -0 "$fio_pid" 2>/dev/null || fail "fio ended early: $(tail -n 3 "$RD_TMP/fio.json")"
+	sleep 0.1
+done
+[ "$(writes)" -gt 1000 ] || fail "fio's writes did not start in 60 s"
+
+rounds=2000
+before=$(writes)
+for ((i = 0; i < rounds; i++)); do
+	echo +k >"$ckpts" || fail "round $i: the take was refused"
+	echo -k >"$ckpts" || fail "round $i: the drop was refused"
+	kill -0 "$fio_pid" 2>/dev/null || break
+done
+
+status=0
+if kill -0 "$fio_pid" 2>/dev/null; then
+	kill -INT "$fio_pid"
+	wait "$fio_pid" || true
+else
+	# fio ended by itself: only a verify failure or an I/O error ends it
+	wait "$fio_pid" || status=$?
+	fail "fio stopped after $i rounds (status $status): $(grep -iE 'verify|error' "$RD_TMP/fio.json" | head -n 3)"
+fi
+# Interrupted, fio puts a line before its JSON report.
+assert_eq "$(sed -n '/^{/,$p' "$RD_TMP/fio.json" | jq -c '[.jobs[].error]')" "[0,0]" \
+	"the errors of fio's two jobs"
+during=$(($(writes) - before))
+[ "$during" -gt "$rounds" ] || fail "only $during writes ran during $rounds takes and drops"
+echo "$rounds takes and drops, $during writes during them"
