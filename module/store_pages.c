@@ -14,6 +14,11 @@
  * rd_share_lock; the last holder frees it. While no checkpoint exists
  * (rd_shared_pages_in_use off) every page has one holder and the write
  * path never looks.
+ *
+ * page->private also says when a page has left the device's index while
+ * checkpoints still hold it (RD_PAGE_LEFT_INDEX): a writer that looked the
+ * page up just before another writer's copy took its place must not take
+ * it for a page of the device's own, though only one holder is left.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -44,6 +49,9 @@ static DEFINE_STATIC_KEY_FALSE(rd_shared_pages_in_use);
  * path of a write to a page of its own.
  */
 static DEFINE_SPINLOCK(rd_share_lock);
+
+/* In page->private above the count: the device's index let go, checkpoints hold it. */
+#define RD_PAGE_LEFT_INDEX BIT(BITS_PER_LONG - 1)
 
 struct rd_page_store {
 	struct rd_store base;
@@ -85,35 +93,55 @@ static void rd_pages_uncharge(struct rd_page_store *ps, long nr)
 }
 
 /*
- * Whether a write must copy the page first. The answer holds while the
- * writer's bio runs: the count of a page in the device's index changes
- * only while the queue is frozen (checkpoint.c), and a write that finds
- * its page replaced by another write's copy looks again.
+ * Whether a write must copy the page first, or look again. The answer
+ * holds while the writer's bio runs: the count of a page in the device's
+ * index changes only while the queue is frozen (checkpoint.c) or when
+ * another write's copy takes the page's place, which marks it as having
+ * left the index.
  */
 static __always_inline bool rd_page_shared(struct page *page)
 {
 	return static_branch_unlikely(&rd_shared_pages_in_use) && READ_ONCE(page->private);
 }
 
-/* One more index holds the page. */
+/* The indexes that hold the page beside the first. */
+static unsigned long rd_page_holders(struct page *page)
+{
+	return page_private(page) & ~RD_PAGE_LEFT_INDEX;
+}
+
+/*
+ * One more index holds the page: a checkpoint of the device's index, or
+ * the device's new index at a rollback. Either way the page is, or is
+ * about to be, in the device's index.
+ */
 static void rd_page_hold(struct page *page)
 {
 	spin_lock(&rd_share_lock);
-	set_page_private(page, page_private(page) + 1);
+	set_page_private(page, rd_page_holders(page) + 1);
 	spin_unlock(&rd_share_lock);
 }
 
-/* One index lets go of the page; true when it was the last holder. */
-static bool rd_page_let_go(struct page *page)
+/*
+ * One index lets go of the page; true when it was the last holder. When
+ * the device's index lets go of a page others hold, the page is marked
+ * as having left it.
+ */
+static bool rd_page_let_go(struct page *page, bool device_index)
 {
+	unsigned long holders, left;
 	bool last = true;
 
 	if (!static_branch_unlikely(&rd_shared_pages_in_use))
 		return true;
 	spin_lock(&rd_share_lock);
-	if (page_private(page)) {
-		set_page_private(page, page_private(page) - 1);
+	holders = rd_page_holders(page);
+	if (holders) {
+		left = device_index ? RD_PAGE_LEFT_INDEX : page_private(page) & RD_PAGE_LEFT_INDEX;
+		set_page_private(page, (holders - 1) | left);
 		last = false;
+	} else {
+		set_page_private(page, 0);
 	}
 	spin_unlock(&rd_share_lock);
 	return last;
@@ -269,7 +297,7 @@ static void rd_pages_release(struct page *page, void *arg)
 {
 	struct rd_page_store *ps = arg;
 
-	if (!rd_page_let_go(page)) {
+	if (!rd_page_let_go(page, true)) {
 		atomic_long_inc(&ps->checkpoint_pages);
 		return;
 	}
@@ -481,7 +509,7 @@ static u64 rd_pages_next_extent(struct rd_store *store, u64 pos, u64 *len)
 /* No reader is left; checkpoints went first, so each page has one holder. */
 static void rd_pages_free_now(struct page *page, void *arg)
 {
-	if (!WARN_ON_ONCE(!rd_page_let_go(page)))
+	if (!WARN_ON_ONCE(!rd_page_let_go(page, true)))
 		__free_page(page);
 }
 
@@ -504,7 +532,7 @@ static void rd_pages_checkpoint_release(struct page *page, void *arg)
 {
 	struct rd_page_store *ps = arg;
 
-	if (!rd_page_let_go(page))
+	if (!rd_page_let_go(page, false))
 		return;
 	atomic_long_dec(&ps->checkpoint_pages);
 	rd_pages_uncharge(ps, 1);
@@ -600,7 +628,7 @@ static void rd_pages_checkpoint_usage(struct rd_store *store, struct rd_store_ch
 		page = index == RD_INDEX_NONE ? NULL : rd_index_lookup(&ck->index, index);
 		if (page) {
 			spin_lock(&rd_share_lock);
-			*own += !page_private(page);
+			*own += !rd_page_holders(page);
 			spin_unlock(&rd_share_lock);
 		}
 		rcu_read_unlock();
