@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: checkpoints: taking one copies no data, a write or discard after it costs the pages it changes (checkpoint_pages, mem_limit), rollback brings the data back bit for bit and frees them, an open or mounted device is not rolled back, a checkpoint taken under a busy ext4 rolls back to a state ext4 recovers, bad input is refused with the list unchanged
+# VMOPTS: --single-thread
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd dd md5sum blkdiscard mkfs.ext4 e2fsck
@@ -117,7 +118,9 @@ ck_write limit rollback
 assert_eq "$(sum)" "$base_sum" "data after rolling back past the failed write"
 ck_write -limit checkpoints
 
-# ext4: a checkpoint taken while files are being written and synced
+# ext4: a checkpoint taken while files are being written and synced (the
+# first checkpoint, so its static key is patched in during that I/O: hence
+# --single-thread, Documentation/development.md)
 # rolls back to a state ext4 recovers (the journal replays at mount) and
 # e2fsck finds clean; the files synced before it are there.
 mnt=$RD_TMP/mnt
