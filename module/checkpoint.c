@@ -48,6 +48,8 @@ static void rd_thaw(struct rd_device *rd, struct rd_frozen *f)
 struct rd_checkpoint {
 	struct list_head node;
 	struct rd_store_checkpoint *data;
+	/* clones made from it: it cannot be dropped while there are any */
+	unsigned int clones;
 	char name[RD_CHECKPOINT_NAME_LEN];
 };
 
@@ -91,6 +93,11 @@ static int rd_checkpoint_take(struct rd_device *rd, const char *who, const char 
 	struct rd_frozen frozen;
 	int err;
 
+	if (rd->origin) {
+		pr_warn("%s: a clone takes no checkpoints; power it off and on to start again from its checkpoint\n",
+			who);
+		return -EOPNOTSUPP;
+	}
 	if (!store->ops->checkpoint) {
 		pr_warn("%s: checkpoints need a device in pages, not in reserved memory\n", who);
 		return -EOPNOTSUPP;
@@ -163,6 +170,11 @@ int rd_checkpoint_command(struct rd_device *rd, const char *who, const char *cmd
 	if (!ck) {
 		pr_warn("%s: there is no checkpoint %s\n", who, name);
 		return -ENOENT;
+	}
+	if (ck->clones) {
+		pr_warn("%s: checkpoint %s is the start of %u clone(s); power them off first\n",
+			who, name, ck->clones);
+		return -EBUSY;
 	}
 	rd_freeze(rd, &frozen);
 	rd_checkpoint_unlink(rd, ck);
@@ -239,4 +251,65 @@ void rd_checkpoints_free(struct rd_device *rd)
 		rd_checkpoint_unlink(rd, ck);
 		rd_checkpoint_free(ck);
 	}
+}
+
+int rd_checkpoint_parse_clone_of(const char *who, const char *text, char *disk, size_t disk_len,
+				 char *name)
+{
+	size_t len = strcspn(text, "\n");
+	size_t disk_end = strcspn(text, "\n ");
+	int err;
+
+	if (text[len] && text[len + 1]) {
+		pr_warn("%s: clone_of takes one line: DISK CHECKPOINT\n", who);
+		return -EINVAL;
+	}
+	if (!len) {
+		disk[0] = '\0';
+		name[0] = '\0';
+		return 0;
+	}
+	if (!disk_end || disk_end >= disk_len || disk_end == len) {
+		pr_warn("%s: clone_of takes DISK CHECKPOINT (ramdisk0 base, say): a disk name of at most %zu characters, a space and a checkpoint name\n",
+			who, disk_len - 1);
+		return -EINVAL;
+	}
+	err = rd_checkpoint_name(who, text + disk_end + 1, len - disk_end - 1, name);
+	if (err)
+		return err;
+	memcpy(disk, text, disk_end);
+	disk[disk_end] = '\0';
+	return 0;
+}
+
+struct rd_store *rd_checkpoint_clone(struct rd_device *origin, const char *who, const char *name,
+				     int numa_node, struct rd_checkpoint **base)
+{
+	struct rd_checkpoint *ck = rd_checkpoint_find(origin, name);
+	struct rd_store *store;
+
+	if (!ck) {
+		pr_warn("%s: %s has no checkpoint %s to clone\n", who, origin->disk->disk_name, name);
+		return ERR_PTR(-ENOENT);
+	}
+	/* the clone's index is one more holder of shared pages */
+	rd_pages_sharing_get();
+	store = origin->store->ops->clone(origin->store, ck->data, numa_node);
+	if (IS_ERR(store)) {
+		rd_pages_sharing_put();
+		pr_warn("%s: cannot clone checkpoint %s of %s: %ld\n", who, name,
+			origin->disk->disk_name, PTR_ERR(store));
+		return store;
+	}
+	ck->clones++;
+	origin->clones++;
+	*base = ck;
+	return store;
+}
+
+void rd_checkpoint_unclone(struct rd_device *origin, struct rd_checkpoint *base)
+{
+	base->clones--;
+	origin->clones--;
+	rd_pages_sharing_put();
 }

@@ -3,8 +3,9 @@
  * Named checkpoints of a powered device: its data at one moment, kept
  * beside the live data at the cost of the pages changed since, and a
  * rollback to one of them. The store shares the pages (store.h); this
- * file names them, stops I/O around the moments that need it, and speaks
- * the configfs syntax. All of it runs under rd_lock.
+ * file names them, stops I/O around the moments that need it, speaks the
+ * configfs syntax, and lends a checkpoint to a clone (a new device that
+ * starts from it). All of it runs under rd_lock.
  */
 #ifndef RAMDISK_CHECKPOINT_H
 #define RAMDISK_CHECKPOINT_H
@@ -25,5 +26,24 @@ int rd_checkpoint_rollback(struct rd_device *rd, const char *who, const char *na
 ssize_t rd_checkpoint_show(struct rd_device *rd, char *buf, size_t size);
 /* Drops them all: before the store goes, at power-off. */
 void rd_checkpoints_free(struct rd_device *rd);
+
+struct rd_checkpoint;
+struct rd_store;
+
+/*
+ * Parses clone_of: "DISK NAME" (a disk name of at most disk_len - 1
+ * characters and a checkpoint name) or an empty line, which clears both.
+ */
+int rd_checkpoint_parse_clone_of(const char *who, const char *text, char *disk, size_t disk_len,
+				 char *name);
+
+/*
+ * A store for a clone: checkpoint NAME of origin, shared copy-on-write.
+ * The checkpoint and origin stay pinned (no drop, no power-off) until
+ * rd_checkpoint_unclone(), which is called after the store is destroyed.
+ */
+struct rd_store *rd_checkpoint_clone(struct rd_device *origin, const char *who, const char *name,
+				     int numa_node, struct rd_checkpoint **base);
+void rd_checkpoint_unclone(struct rd_device *origin, struct rd_checkpoint *base);
 
 #endif /* RAMDISK_CHECKPOINT_H */

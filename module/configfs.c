@@ -476,6 +476,41 @@ static ssize_t rd_cfg_rollback_store(struct config_item *item, const char *page,
 }
 CONFIGFS_ATTR_WO(rd_cfg_, rollback);
 
+/* "DISK CHECKPOINT", or nothing: not a clone */
+static ssize_t rd_cfg_clone_of_show(struct config_item *item, char *page)
+{
+	struct rd_cfg_item *c = to_rd_cfg_item(item);
+	ssize_t len = 0;
+
+	mutex_lock(&rd_lock);
+	if (c->cfg.clone_disk[0])
+		len = scnprintf(page, PAGE_SIZE, "%s %s\n", c->cfg.clone_disk,
+				c->cfg.clone_checkpoint);
+	mutex_unlock(&rd_lock);
+	return len;
+}
+
+static ssize_t rd_cfg_clone_of_store(struct config_item *item, const char *page, size_t count)
+{
+	struct rd_cfg_item *c = to_rd_cfg_item(item);
+	const char *who = config_item_name(item);
+	struct rd_config want;
+	int err;
+
+	err = rd_cfg_may_admin(who, "clone_of");
+	if (err)
+		return err;
+	mutex_lock(&rd_lock);
+	want = c->cfg;
+	err = rd_checkpoint_parse_clone_of(who, page, want.clone_disk, sizeof(want.clone_disk),
+					   want.clone_checkpoint);
+	if (!err)
+		err = rd_cfg_apply(c, "clone_of", &want, NULL);
+	mutex_unlock(&rd_lock);
+	return err ? err : count;
+}
+CONFIGFS_ATTR(rd_cfg_, clone_of);
+
 static ssize_t rd_cfg_index_show(struct config_item *item, char *page)
 {
 	struct rd_cfg_item *c = to_rd_cfg_item(item);
@@ -505,6 +540,11 @@ static int rd_cfg_power_on(struct rd_cfg_item *c)
 	struct rd_device *dev;
 	int err;
 
+	if (c->cfg.clone_disk[0]) {
+		err = rd_dev_clone_config(&c->cfg, who);
+		if (err)
+			return err;
+	}
 	err = rd_config_validate(&c->cfg, who);
 	if (err)
 		return err;
@@ -537,6 +577,12 @@ static int rd_cfg_power_off(struct rd_cfg_item *c)
 {
 	int index = c->dev->index;
 	int err;
+
+	if (c->dev->clones) {
+		pr_warn("%s: ramdisk%d has %u clone(s) reading its checkpoints, it stays powered\n",
+			config_item_name(&c->item), index, c->dev->clones);
+		return -ENOTEMPTY;
+	}
 
 	err = rd_dev_remove(c->dev);
 	if (err) {
@@ -584,6 +630,7 @@ static struct configfs_attribute *rd_cfg_attrs[] = {
 	&rd_cfg_attr_cache_mode,
 	&rd_cfg_attr_cache_size,
 	&rd_cfg_attr_checkpoints,
+	&rd_cfg_attr_clone_of,
 	&rd_cfg_attr_fault_schedule,
 	&rd_cfg_attr_flush_latency_ns,
 	&rd_cfg_attr_format,

@@ -13,6 +13,7 @@
 #include <linux/nodemask.h>
 #include <linux/numa.h>
 #include <linux/slab.h>
+#include <linux/xarray.h>
 
 #include "cache.h"
 #include "checkpoint.h"
@@ -31,6 +32,8 @@
 
 DEFINE_MUTEX(rd_lock);
 static DEFINE_IDA(rd_dev_number_ida);
+/* The devices that have a disk, by number: a clone finds its origin here. */
+static DEFINE_XARRAY(rd_devices);
 static int rd_major;
 
 void rd_config_init_default(struct rd_config *cfg)
@@ -329,6 +332,69 @@ void rd_dev_set_rotational(struct rd_device *rd, const struct rd_config *cfg)
 			err);
 }
 
+/* Under rd_lock, which keeps the device there until the caller lets go of it. */
+static struct rd_device *rd_dev_find(const char *disk_name)
+{
+	struct rd_device *rd;
+	unsigned long index;
+
+	xa_for_each(&rd_devices, index, rd)
+		if (!strcmp(rd->disk->disk_name, disk_name))
+			return rd;
+	return NULL;
+}
+
+int rd_dev_clone_config(struct rd_config *cfg, const char *who)
+{
+	struct rd_device *origin = rd_dev_find(cfg->clone_disk);
+
+	if (!origin) {
+		pr_warn("%s: clone_of names %s, which does not exist\n", who, cfg->clone_disk);
+		return -ENODEV;
+	}
+	if (cfg->phys_size) {
+		pr_warn("%s: a clone lives in pages: phys_size must be 0\n", who);
+		return -EINVAL;
+	}
+	cfg->size = get_capacity(origin->disk) << SECTOR_SHIFT;
+	cfg->block_size = queue_logical_block_size(origin->disk->queue);
+	return 0;
+}
+
+/* The durable store: a clone's, one in reserved memory, or sparse pages. */
+static int rd_dev_create_store(struct rd_device *rd, const struct rd_config *cfg,
+			       const char *who)
+{
+	if (cfg->clone_disk[0]) {
+		struct rd_device *origin = rd_dev_find(cfg->clone_disk);
+
+		if (!origin) {
+			pr_warn("%s: clone_of names %s, which does not exist\n", who,
+				cfg->clone_disk);
+			return -ENODEV;
+		}
+		rd->store = rd_checkpoint_clone(origin, who, cfg->clone_checkpoint,
+						cfg->numa_node, &rd->base);
+		if (IS_ERR(rd->store))
+			return PTR_ERR(rd->store);
+		rd->origin = origin;
+		return 0;
+	}
+	if (cfg->phys_size) {
+		rd->store = rd_store_phys_create(cfg, who);
+		return PTR_ERR_OR_ZERO(rd->store);
+	}
+	rd->store = rd_store_pages_create(cfg->size, cfg->numa_node);
+	return rd->store ? 0 : -ENOMEM;
+}
+
+static void rd_dev_destroy_store(struct rd_device *rd)
+{
+	rd->store->ops->destroy(rd->store);
+	if (rd->origin)
+		rd_checkpoint_unclone(rd->origin, rd->base);
+}
+
 struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name)
 {
 	struct rd_device *rd;
@@ -357,17 +423,9 @@ struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name)
 	rd->stats = alloc_percpu(struct rd_stats);
 	if (!rd->stats)
 		goto out_free_index;
-	if (cfg->phys_size) {
-		rd->store = rd_store_phys_create(cfg, name[0] ? name : "insmod");
-		if (IS_ERR(rd->store)) {
-			err = PTR_ERR(rd->store);
-			goto out_free_stats;
-		}
-	} else {
-		rd->store = rd_store_pages_create(cfg->size, cfg->numa_node);
-		if (!rd->store)
-			goto out_free_stats;
-	}
+	err = rd_dev_create_store(rd, cfg, name[0] ? name : "insmod");
+	if (err)
+		goto out_free_stats;
 	rd_store_set_limit(rd->store, cfg->mem_limit);
 	rd_store_set_spares(rd->store, cfg->spare_pages);
 
@@ -410,10 +468,16 @@ struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name)
 	set_capacity(disk, cfg->size >> SECTOR_SHIFT);
 	rd->disk = disk;
 
-	err = device_add_disk(NULL, disk, rd_disk_attr_groups);
+	err = xa_insert(&rd_devices, rd->index, rd, GFP_KERNEL);
 	if (err)
 		goto out_put_disk;
+	err = device_add_disk(NULL, disk, rd_disk_attr_groups);
+	if (err)
+		goto out_forget_device;
 	return rd;
+
+out_forget_device:
+	xa_erase(&rd_devices, rd->index);
 
 out_put_disk:
 	put_disk(disk);
@@ -423,7 +487,7 @@ out_destroy_cache:
 out_destroy_throttle:
 	rd_throttle_destroy(rd->throttle);
 out_destroy_store:
-	rd->store->ops->destroy(rd->store);
+	rd_dev_destroy_store(rd);
 out_free_stats:
 	free_percpu(rd->stats);
 out_free_index:
@@ -460,6 +524,7 @@ void rd_dev_unplug(struct rd_device *rd)
 	mutex_lock(&rd->disk->open_mutex);
 	WRITE_ONCE(rd->dying, true);
 	mutex_unlock(&rd->disk->open_mutex);
+	xa_erase(&rd_devices, rd->index);
 	del_gendisk(rd->disk);
 }
 
@@ -477,6 +542,7 @@ int rd_dev_remove(struct rd_device *rd)
 	WRITE_ONCE(rd->dying, true);
 	mutex_unlock(&disk->open_mutex);
 
+	xa_erase(&rd_devices, rd->index);
 	del_gendisk(disk);
 	rd_dev_free(rd);
 	return 0;
@@ -490,6 +556,9 @@ void rd_dev_free(struct rd_device *rd)
 {
 	struct gendisk *disk = rd->disk;
 
+	/* the clones went first (configfs refuses power-off before): they read its checkpoints */
+	WARN_ON_ONCE(rd->clones);
+
 	/* delayed completions still use the disk and the module */
 	rd_throttle_destroy(rd->throttle);
 	put_disk(disk);
@@ -499,7 +568,7 @@ void rd_dev_free(struct rd_device *rd)
 		rd_dev_write_back_at_power_off(rd);
 		rd_cache_destroy(rd->cache);
 	}
-	rd->store->ops->destroy(rd->store);
+	rd_dev_destroy_store(rd);
 	free_percpu(rd->stats);
 	ida_free(&rd_dev_number_ida, rd->index);
 	kfree(rd);

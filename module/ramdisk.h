@@ -11,6 +11,7 @@
 #include <linux/rwsem.h>
 #include <linux/types.h>
 
+#include "checkpoint.h"
 #include "uapi/ramdisk.h"
 
 struct rd_badblocks;
@@ -64,6 +65,12 @@ struct rd_config {
 	struct rd_badblocks *badblocks;
 	/* rules that fail or delay bios (fault_schedule.h), owned likewise */
 	struct rd_fault_sched *fault_sched;
+	/*
+	 * A clone: the device (its disk name) and checkpoint it starts from;
+	 * an empty clone_disk for any other device
+	 */
+	char clone_disk[DISK_NAME_LEN];
+	char clone_checkpoint[RD_CHECKPOINT_NAME_LEN];
 };
 
 /*
@@ -135,6 +142,11 @@ struct rd_device {
 	/* named checkpoints (checkpoint.c), oldest first, under rd_lock */
 	struct list_head checkpoints;
 	unsigned int nr_checkpoints;
+	/* clones made from its checkpoints: it stays powered while any exist */
+	unsigned int clones;
+	/* a clone: the device and checkpoint it started from, else NULL */
+	struct rd_device *origin;
+	struct rd_checkpoint *base;
 	char name[RD_NAME_LEN];
 };
 
@@ -161,6 +173,8 @@ int rd_config_validate(const struct rd_config *cfg, const char *who);
 void rd_config_init_default(struct rd_config *cfg);
 struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name);
 int rd_dev_remove(struct rd_device *rd);
+/* A clone's configuration takes its origin's size and logical block size. */
+int rd_dev_clone_config(struct rd_config *cfg, const char *who);
 void rd_dev_unplug(struct rd_device *rd);
 void rd_dev_free(struct rd_device *rd);
 void rd_dev_set_throttle(struct rd_device *rd, const struct rd_config *cfg);

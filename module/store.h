@@ -104,6 +104,13 @@ struct rd_store_ops {
 				 long *pages, long *own);
 	/* pages that only checkpoints hold, on top of those the device reads */
 	long (*checkpoint_pages)(struct rd_store *store);
+	/*
+	 * optional, clones (checkpoint.c): a new store whose data is the
+	 * checkpoint's, sharing its pages until the new store changes them,
+	 * or an ERR_PTR. The checkpoint must outlive the new store.
+	 */
+	struct rd_store *(*clone)(struct rd_store *store, struct rd_store_checkpoint *ck,
+				  int numa_node);
 };
 
 struct rd_store {

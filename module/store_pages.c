@@ -19,6 +19,14 @@
  * checkpoints still hold it (RD_PAGE_LEFT_INDEX): a writer that looked the
  * page up just before another writer's copy took its place must not take
  * it for a page of the device's own, though only one holder is left.
+ *
+ * A clone is a store of another device whose index starts as a copy of a
+ * checkpoint's. Its device index is one more holder of those pages, which
+ * stay charged to the store that made them: the checkpoint holds each of
+ * them for the clone's whole life (checkpoint.c refuses to drop it), so a
+ * clone is never the last holder of a page it did not make, and the pages
+ * it makes (copies, first writes) are its alone, as it takes no
+ * checkpoints.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -59,6 +67,8 @@ struct rd_page_store {
 	struct rd_spare_pages spare;
 	/* pages only checkpoints hold: the old versions of pages changed since */
 	atomic_long_t checkpoint_pages;
+	/* a clone: pages others also hold are its checkpoint's, charged there */
+	bool borrows;
 };
 
 /* A named checkpoint's pages: an index of the device's size (checkpoint.c names them). */
@@ -298,7 +308,8 @@ static void rd_pages_release(struct page *page, void *arg)
 	struct rd_page_store *ps = arg;
 
 	if (!rd_page_let_go(page, true)) {
-		atomic_long_inc(&ps->checkpoint_pages);
+		if (!ps->borrows)
+			atomic_long_inc(&ps->checkpoint_pages);
 		return;
 	}
 	rd_pages_uncharge(ps, 1);
@@ -506,11 +517,21 @@ static u64 rd_pages_next_extent(struct rd_store *store, u64 pos, u64 *len)
 	return (u64)first << PAGE_SHIFT;
 }
 
-/* No reader is left; checkpoints went first, so each page has one holder. */
+/*
+ * No reader is left, and checkpoints went first: each page has this index
+ * for its one holder, unless the store is a clone and the page its
+ * checkpoint's.
+ */
 static void rd_pages_free_now(struct page *page, void *arg)
 {
-	if (!WARN_ON_ONCE(!rd_page_let_go(page, true)))
-		__free_page(page);
+	struct rd_page_store *ps = arg;
+
+	if (!rd_page_let_go(page, true)) {
+		WARN_ON_ONCE(!ps->borrows);
+		return;
+	}
+	rd_pages_uncharge(ps, 1);
+	__free_page(page);
 }
 
 /* Called once no I/O can reach the store any more, and its checkpoints are gone. */
@@ -519,7 +540,7 @@ static void rd_pages_destroy(struct rd_store *store)
 	struct rd_page_store *ps = to_page_store(store);
 
 	rd_spare_destroy(&ps->spare);
-	rd_pages_uncharge(ps, rd_index_destroy(&ps->index, rd_pages_free_now, NULL));
+	rd_index_destroy(&ps->index, rd_pages_free_now, ps);
 	kfree(ps);
 }
 
@@ -639,6 +660,31 @@ static void rd_pages_checkpoint_usage(struct rd_store *store, struct rd_store_ch
 	}
 }
 
+/*
+ * A new store holding the checkpoint's pages: no data is copied. The
+ * device's own writers may run meanwhile: every page of the checkpoint is
+ * shared already, so one more holder changes no writer's choice to copy.
+ */
+static struct rd_store *rd_pages_clone(struct rd_store *store, struct rd_store_checkpoint *ck,
+				       int numa_node)
+{
+	struct rd_store *clone;
+	long pages;
+	int err;
+
+	clone = rd_store_pages_create((u64)ck->index.nr_pages << PAGE_SHIFT, numa_node);
+	if (!clone)
+		return ERR_PTR(-ENOMEM);
+	to_page_store(clone)->borrows = true;
+	err = rd_index_copy(&to_page_store(clone)->index, &ck->index, rd_page_hold, GFP_KERNEL,
+			    &pages);
+	if (err) {
+		rd_pages_destroy(clone);
+		return ERR_PTR(err);
+	}
+	return clone;
+}
+
 static long rd_pages_index_bytes(struct rd_store *store)
 {
 	return atomic_long_read(&to_page_store(store)->index.bytes);
@@ -665,6 +711,7 @@ static const struct rd_store_ops rd_pages_ops = {
 	.checkpoint_free = rd_pages_checkpoint_free,
 	.checkpoint_usage = rd_pages_checkpoint_usage,
 	.checkpoint_pages = rd_pages_checkpoint_pages,
+	.clone = rd_pages_clone,
 };
 
 struct rd_store *rd_store_pages_create(u64 size, int numa_node)

@@ -189,7 +189,7 @@ for m in re.finditer(r"^RD_CFG_ENUM_ATTR\((\w+), \w+, \"([^\"]*)\"", src["config
 SPEC = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:ll|l|h|z)?[a-zA-Z]")
 STAR, WORD, VAL = object(), object(), object()
 # names the guide puts where the module prints a value or a name
-PLACEHOLDER = re.compile(r"\b(?:NAME|ATTR|VALUE|PARAM|ERRNO|N|B|CK|insmod)\b|(?<=ramdisk)N\b")
+PLACEHOLDER = re.compile(r"\b(?:NAME|ATTR|VALUE|PARAM|ERRNO|N|B|CK|DISK|insmod)\b|(?<=ramdisk)N\b")
 
 
 def fmt_tokens(fmt):

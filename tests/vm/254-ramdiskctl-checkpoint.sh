@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: ramdiskctl checkpoint take, list (table and JSON) and drop drive the checkpoints file and info counts them; rollback brings back a checkpoint's data bit for bit; an open or mounted device, a bad name, a duplicate, a 17th checkpoint, a missing one and a powered-off device are refused with one line naming them and the usual exit statuses, nothing changed
+# DESCRIPTION: ramdiskctl checkpoint take, list (table and JSON) and drop drive the checkpoints file and info counts them; rollback brings back a checkpoint's data bit for bit; clone makes a device with a checkpoint's data, and its checkpoint and origin stay while it exists; an open or mounted device, a bad name, a duplicate, a 17th checkpoint, a missing one and a powered-off device are refused with one line naming them and the usual exit statuses, nothing changed
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd dd md5sum python3
@@ -152,4 +152,30 @@ run_cmd 0 "$ctl" info offline
 assert_eq "$(grep -c '^checkpoint' <<<"$out" || true)" 0 "checkpoint lines in info of a powered-off device"
 expect_refusal 7 "was made at module load and has no configuration" "$ctl" checkpoint ramdisk0 list
 run_cmd 7 "$ctl" checkpoint nosuch list
+
+# clone: a new device with the checkpoint's data; while it exists the
+# checkpoint is not dropped nor the device removed; bad input leaves nothing.
+write 0 64
+run_cmd 0 "$ctl" checkpoint ckp take cbase
+cbase_sum=$(sum)
+write 0 8
+run_cmd 0 "$ctl" clone --name cl1 --mem-limit 1M ckp cbase
+clone_dev=$out
+on_exit "$ctl" remove cl1
+[[ $clone_dev =~ ^/dev/ramdisk[0-9]+$ ]] || fail "clone printed '$clone_dev'"
+udevadm settle 2>/dev/null || true
+assert_eq "$(md5sum <"$clone_dev" | cut -d' ' -f1)" "$cbase_sum" "the clone's data"
+assert_eq "$(cat "$RD_CONFIGFS/cl1/clone_of") $(cat "$RD_CONFIGFS/cl1/mem_limit")" \
+	"ramdisk$(cat "$RD_CONFIGFS/ckp/index") cbase 1048576" "the clone's configuration"
+expect_refusal 5 "ckp: cannot drop checkpoint cbase: clones start from it; remove them first" \
+	"$ctl" checkpoint ckp drop cbase
+expect_refusal 5 "has clones, which read its checkpoints; remove them first" "$ctl" remove ckp
+expect_refusal 1 "cl1: cannot take checkpoint c: the device is a clone" "$ctl" checkpoint cl1 take c
+expect_refusal 7 "ckp has no checkpoint nosuch" "$ctl" clone --name cl2 ckp nosuch
+[ ! -e "$RD_CONFIGFS/cl2" ] || fail "a refused clone left its configuration"
+expect_refusal 7 "offline is powered off" "$ctl" clone offline cbase
+expect_refusal 2 "'a/b' is not a checkpoint name" "$ctl" clone ckp a/b
+expect_refusal 2 "takes a device and a checkpoint name" "$ctl" clone ckp
+run_cmd 0 "$ctl" remove cl1
+run_cmd 0 "$ctl" checkpoint ckp drop cbase
 echo ok

@@ -69,6 +69,15 @@ static int resolve_attr(const char *cmd, const char *arg, const char *attr, stru
 	return rc;
 }
 
+/* Whether the configuration is a clone: its clone_of names a checkpoint. */
+static bool is_clone(const struct rdctl_device *d)
+{
+	char path[PATH_MAX], line[128];
+
+	path_fmt(path, sizeof(path), "%s/%s/clone_of", configfs_root(), d->name);
+	return !sysfs_read_line(path, line, sizeof(line)) && line[0];
+}
+
 /*
  * What the module's refusal of a write about checkpoint ck means, as one
  * line; what is "taking", "dropping" or "rolling back to".
@@ -94,11 +103,22 @@ static int refused(const char *cmd, const struct rdctl_device *d, const char *wh
 	case ENODEV:
 		return powered_off(cmd, d);
 	case EOPNOTSUPP:
-		warnx("%s: %s: cannot take checkpoint %s: the device lives in reserved memory, "
-		      "which has no checkpoints",
-		      cmd, d->name, ck);
+		if (is_clone(d))
+			warnx("%s: %s: cannot take checkpoint %s: the device is a clone, which "
+			      "takes none (remove it and clone again to start over)",
+			      cmd, d->name, ck);
+		else
+			warnx("%s: %s: cannot take checkpoint %s: the device lives in reserved "
+			      "memory, which has no checkpoints",
+			      cmd, d->name, ck);
 		return RC_ERROR;
 	case EBUSY:
+		if (!strcmp(what, "dropping")) {
+			warnx("%s: %s: cannot drop checkpoint %s: clones start from it; remove "
+			      "them first",
+			      cmd, d->name, ck);
+			return RC_BUSY;
+		}
 		warnx("%s: %s: cannot roll back to checkpoint %s: %s is open or mounted; "
 		      "unmount it (and close it) first",
 		      cmd, d->name, ck, rd_devpath(d, dev, sizeof(dev)));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * create: mkdir a configuration, write its attributes, power it on.
+ * clone: the same for a clone, a device that starts as a checkpoint of
+ * another and shares its pages until it writes them.
  *
  * Either the whole device comes up or nothing is left behind: any failure
  * after mkdir powers the configuration off and removes it, and the usual
@@ -9,6 +11,7 @@
  */
 #include "ramdiskctl.h"
 
+#include "checkpoint_line.h"
 #include "size.h"
 #include "sysfs_file.h"
 
@@ -541,6 +544,111 @@ int cmd_create(int argc, char **argv)
 	fflush(stdout);
 out_unblock:
 	/* A signal that arrived meanwhile is delivered (and acted on) here. */
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+/* What the module's refusal to power a clone on means, as one line. */
+static int clone_refused(const char *name, const struct rdctl_device *origin, const char *ck,
+			 int err)
+{
+	switch (err) {
+	case ENOENT:
+		warnx("clone: %s has no checkpoint %s (see %s checkpoint %s list)", origin->name,
+		      ck, program_invocation_short_name, origin->name);
+		return RC_NO_DEVICE;
+	case ENODEV:
+		warnx("clone: %s was powered off or removed meanwhile", origin->name);
+		return RC_NO_DEVICE;
+	default:
+		return report_errno(err, "clone: %s: powering on a clone of %s checkpoint %s", name,
+				    origin->name, ck);
+	}
+}
+
+int cmd_clone(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "name", required_argument, NULL, 'n' },
+		{ "mem-limit", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct create_opts o = { 0 };
+	char name[RD_NAME_MAX + 1], path[PATH_MAX], value[64];
+	struct rdctl_device origin;
+	const char *ck, *why;
+	sigset_t held, old;
+	int opt, rc, index = -1;
+	bool tried_power = false;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, ":n:m:h", longopts, NULL)) != -1) {
+		rc = RC_OK;
+		if (opt == 'h')
+			return command_help("clone");
+		if (opt == 'n') {
+			o.name = optarg;
+			rc = check_name(optarg);
+		} else if (opt == 'm') {
+			o.set_mem_limit = true;
+			rc = parse_size_opt("mem-limit", optarg, &o.mem_limit);
+		} else {
+			return option_error("clone", argv, opt);
+		}
+		if (rc)
+			return rc;
+	}
+	if (argc - optind != 2)
+		return usage_error("clone", "takes a device and a checkpoint name");
+	ck = argv[optind + 1];
+	why = checkpoint_name_invalid(ck);
+	if (why)
+		return usage_error("clone", "'%s' is not a checkpoint name: %s", ck, why);
+	rc = resolve_configured("clone", argv[optind], &origin);
+	if (rc)
+		return rc;
+	if (!module_supports("clone_of")) {
+		warnx("clone: the loaded ramdisk module has no clones (see its features)");
+		return RC_ERROR;
+	}
+	if (origin.index < 0) {
+		warnx("clone: %s is powered off; a device has checkpoints only while powered",
+		      origin.name);
+		return RC_NO_DEVICE;
+	}
+	snprintf(value, sizeof(value), "ramdisk%d %s", origin.index, ck);
+
+	sigemptyset(&held);
+	sigaddset(&held, SIGINT);
+	sigaddset(&held, SIGTERM);
+	sigaddset(&held, SIGHUP);
+	sigaddset(&held, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &held, &old);
+
+	rc = make_config(&o, name);
+	if (rc)
+		goto out_unblock;
+	rc = write_attr(name, "clone_of", value);
+	if (!rc && o.set_mem_limit) {
+		snprintf(path, sizeof(path), "%" PRIu64, o.mem_limit);
+		rc = write_attr(name, "mem_limit", path);
+	}
+	if (!rc) {
+		tried_power = true;
+		path_fmt(path, sizeof(path), "%s/%s/power", configfs_root(), name);
+		if (sysfs_write_line(path, "1"))
+			rc = clone_refused(name, &origin, ck, errno);
+		else
+			rc = power_on(name, &index);
+	}
+	if (rc) {
+		undo_create(name, tried_power);
+		goto out_unblock;
+	}
+	printf("/dev/ramdisk%d\n", index);
+	fflush(stdout);
+out_unblock:
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return rc;
 }

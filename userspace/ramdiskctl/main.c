@@ -151,6 +151,16 @@ static const struct command commands[] = {
 	  "rollback NAME|DEV CK\n"
 	  "    Make the device's data checkpoint CK's again. The device must\n"
 	  "    not be open or mounted: unmount it first. CK stays.\n" },
+	{ "clone", cmd_clone,
+	  "clone [--name NAME] [--mem-limit SIZE] NAME|DEV CK\n"
+	  "    Make a new device that starts as checkpoint CK of a powered\n"
+	  "    device and print its path. It shares the checkpoint's pages\n"
+	  "    until it writes them; the device goes on by itself. While the\n"
+	  "    clone exists, CK cannot be dropped nor the device removed.\n"
+	  "    Remove it with remove; powering it off and on starts it\n"
+	  "    again from CK.\n"
+	  "    -n, --name NAME        the clone's configuration (default rdN)\n"
+	  "    -m, --mem-limit SIZE   most RAM the clone's own pages may take\n" },
 	{ "save", cmd_save,
 	  "save DEV FILE\n"
 	  "    Write the ranges of DEV that hold data into the image FILE,\n"

@@ -179,6 +179,7 @@ const char *rd_profile_name(const struct rdctl_device *d);
 
 /* Subcommands; each takes argv[0] = its name and returns an exit status. */
 int cmd_create(int argc, char **argv);
+int cmd_clone(int argc, char **argv);
 int cmd_remove(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_info(int argc, char **argv);

@@ -64,6 +64,12 @@ static int remove_one(const char *arg)
 			warnx("remove: %s (%s) is busy: open or mounted", d.name, dev);
 			return RC_BUSY;
 		}
+		if (errno == ENOTEMPTY) {
+			warnx("remove: %s (%s) has clones, which read its checkpoints; "
+			      "remove them first",
+			      d.name, dev);
+			return RC_BUSY;
+		}
 		return report_errno(errno, "remove: %s: powering off", d.name);
 	}
 
