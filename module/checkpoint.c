@@ -258,6 +258,7 @@ int rd_checkpoint_parse_clone_of(const char *who, const char *text, char *disk, 
 {
 	size_t len = strcspn(text, "\n");
 	size_t disk_end = strcspn(text, "\n ");
+	size_t i;
 	int err;
 
 	if (text[len] && text[len + 1]) {
@@ -269,8 +270,10 @@ int rd_checkpoint_parse_clone_of(const char *who, const char *text, char *disk, 
 		name[0] = '\0';
 		return 0;
 	}
-	if (!disk_end || disk_end >= disk_len || disk_end == len) {
-		pr_warn("%s: clone_of takes DISK CHECKPOINT (ramdisk0 base, say): a disk name of at most %zu characters, a space and a checkpoint name\n",
+	for (i = 0; i < disk_end && isascii(text[i]) && isalnum(text[i]); i++)
+		;
+	if (!disk_end || disk_end >= disk_len || disk_end == len || i < disk_end) {
+		pr_warn("%s: clone_of takes DISK CHECKPOINT (ramdisk0 base, say): a disk name of at most %zu letters and digits, a space and a checkpoint name\n",
 			who, disk_len - 1);
 		return -EINVAL;
 	}

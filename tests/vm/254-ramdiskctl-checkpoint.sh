@@ -167,6 +167,9 @@ udevadm settle 2>/dev/null || true
 assert_eq "$(md5sum <"$clone_dev" | cut -d' ' -f1)" "$cbase_sum" "the clone's data"
 assert_eq "$(cat "$RD_CONFIGFS/cl1/clone_of") $(cat "$RD_CONFIGFS/cl1/mem_limit")" \
 	"ramdisk$(cat "$RD_CONFIGFS/ckp/index") cbase 1048576" "the clone's configuration"
+run_cmd 0 "$ctl" info cl1
+assert_eq "$(sed -n 's/^clone_of: *//p' <<<"$out")" "ramdisk$(cat "$RD_CONFIGFS/ckp/index") cbase" \
+	"info's clone_of"
 expect_refusal 5 "ckp: cannot drop checkpoint cbase: clones start from it; remove them first" \
 	"$ctl" checkpoint ckp drop cbase
 expect_refusal 5 "has clones, which read its checkpoints; remove them first" "$ctl" remove ckp

@@ -247,6 +247,10 @@ int rd_load_configured(struct rdctl_device *d, const char *name)
 	}
 	config_path(path, sizeof(path), name, "cache_mode");
 	d->has_cache_mode = !sysfs_read_line(path, d->cache_mode, sizeof(d->cache_mode));
+	/* a module without clones has no such file: the device is no clone */
+	config_path(path, sizeof(path), name, "clone_of");
+	if (sysfs_read_line(path, d->clone_of, sizeof(d->clone_of)))
+		d->clone_of[0] = '\0';
 	load_throttle(d, name);
 	config_path(path, sizeof(path), name, "index");
 	if (!sysfs_read_s64(path, &index) && index >= 0 && index <= INT_MAX)

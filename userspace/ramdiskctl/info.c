@@ -144,6 +144,8 @@ static void print_info(const struct rdctl_device *d)
 		field("checkpoints:", "%u", d->checkpoints);
 	if (d->has_checkpoint_pages)
 		field("checkpoint_pages:", "%" PRIu64 " pages", d->checkpoint_pages);
+	if (d->clone_of[0])
+		field("clone_of:", "%s", d->clone_of);
 }
 
 int cmd_info(int argc, char **argv)

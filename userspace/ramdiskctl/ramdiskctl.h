@@ -89,6 +89,8 @@ struct rdctl_device {
 	bool has_checkpoints, has_checkpoint_pages;
 	unsigned int checkpoints;
 	uint64_t checkpoint_pages;
+	/* a clone's "DISK CHECKPOINT"; "" for any other device */
+	char clone_of[80];
 };
 
 /* paths.c: where the module's files live (overridable for tests). */

@@ -136,6 +136,66 @@ static struct checkpoint *checkpoint_find(struct slot *s, const char *name)
 	return NULL;
 }
 
+/* --- clones ------------------------------------------------------------------ */
+
+/*
+ * The powered slots whose clone_of names the device of s, and checkpoint
+ * ck of it unless ck is NULL: what the kernel says, not the model.
+ */
+static unsigned int clones_of(struct fuzz *f, struct slot *s, const char *ck)
+{
+	long index = slot_read_number(f, s, "index");
+	char path[512], buf[128], want[80];
+	unsigned int i, n = 0;
+	size_t len;
+
+	if (index < 0)
+		return 0;
+	len = (size_t)snprintf(want, sizeof(want), RAMDISK_NAME "%ld %s", index, ck ? ck : "");
+	for (i = 0; i < f->nr_slots; i++) {
+		struct slot *c = &f->slots[i];
+
+		if (c == s || slot_read_number(f, c, "power") != 1)
+			continue;
+		slot_path(f, c, "clone_of", path, sizeof(path));
+		if (read_file(path, buf, sizeof(buf)) <= 0)
+			continue;
+		buf[strcspn(buf, "\n")] = '\0';
+		n += ck ? !strcmp(buf, want) : !strncmp(buf, want, len);
+	}
+	return n;
+}
+
+/*
+ * A slot just powered on as a clone: it reads the checkpoint's data, with
+ * the records of the origin's power-on. A checkpoint the model does not
+ * know makes the device's data unknown, not wrong.
+ */
+static void clone_started(struct fuzz *f, struct slot *s)
+{
+	char path[512], buf[128], ck_name[40];
+	struct checkpoint *ck = NULL;
+	unsigned int i;
+	long index;
+
+	slot_path(f, s, "clone_of", path, sizeof(path));
+	if (read_file(path, buf, sizeof(buf)) <= 0 || buf[0] == '\n')
+		return;
+	if (sscanf(buf, RAMDISK_NAME "%ld %39s", &index, ck_name) == 2) {
+		for (i = 0; i < f->nr_slots && !ck; i++)
+			if (&f->slots[i] != s && f->slots[i].powered &&
+			    slot_read_number(f, &f->slots[i], "index") == index)
+				ck = checkpoint_find(&f->slots[i], ck_name);
+	}
+	if (!ck || !ck->seq) {
+		s->shadow.trusted = false;
+		fuzz_log(f, " (a clone of a checkpoint the model lacks)");
+		return;
+	}
+	memcpy(s->shadow.seq, ck->seq, sizeof(s->shadow.seq));
+	s->shadow.gen = ck->gen;
+}
+
 /* What a store method reads of v: up to a NUL, then its first line. */
 static void first_line(const struct value *v, char *out, size_t size)
 {
@@ -199,6 +259,7 @@ static void checkpoints_accepted(struct fuzz *f, struct slot *s, const struct va
 		}
 		c = &s->checkpoints[s->nr_checkpoints++];
 		snprintf(c->name, sizeof(c->name), "%.31s", text + 1);
+		c->gen = s->shadow.gen;
 		c->seq = malloc(sizeof(s->shadow.seq));
 		if (c->seq)
 			memcpy(c->seq, s->shadow.seq, sizeof(s->shadow.seq));
@@ -208,6 +269,9 @@ static void checkpoints_accepted(struct fuzz *f, struct slot *s, const struct va
 				    text + 1);
 			return;
 		}
+		if (clones_of(f, s, c->name))
+			fuzz_report(f, "checkpoints dropped %s, which a powered clone starts from",
+				    c->name);
 		free(c->seq);
 		memmove(c, c + 1,
 			(size_t)(s->checkpoints + s->nr_checkpoints - (c + 1)) * sizeof(*c));
@@ -255,6 +319,7 @@ static void slot_sync(struct fuzz *f, struct slot *s)
 			read_file(path, buf, sizeof(buf)) > 0 && !strncmp(buf, "writeback", 9);
 		shadow_reset(&s->shadow, ++f->next_gen, slot_read_number(f, s, "phys_size") == 0);
 		s->cut_unreported = false;
+		clone_started(f, s);
 	}
 	s->powered = on;
 }
@@ -351,8 +416,12 @@ static void do_attr(struct fuzz *f, struct slot *s, const char *attr, const stru
 	fuzz_log(f, " %s", strerror(err));
 	/* configfs itself answers an empty write with EFAULT; reserved memory takes no checkpoints */
 	if (!errno_in(err, attr_errors) && !(err == EFAULT && !v->len) &&
-	    !(err == EOPNOTSUPP && !strcmp(attr, "checkpoints")))
+	    !(err == EOPNOTSUPP && !strcmp(attr, "checkpoints")) &&
+	    !(err == ENOTEMPTY && !strcmp(attr, "power")))
 		fuzz_report(f, "%s: unexpected error %s", path, strerror(err));
+	/* only a device that clones start from stays powered so */
+	if (err == ENOTEMPTY && !clones_of(f, s, NULL))
+		fuzz_report(f, "%s: ENOTEMPTY, yet no powered clone names the device", path);
 	if (had >= 0 && read_file(path, after, sizeof(after)) >= 0 && strcmp(before, after))
 		fuzz_report(f, "%s changed from %.40s to %.40s by a refused write", path, before,
 			    after);
@@ -848,6 +917,12 @@ void fuzz_step(struct fuzz *f)
 		value_checkpoints(x2 >> 1, &v);
 	if (a == A_ATTR && !strcmp(f->attrs[x1 % f->nr_attrs], "rollback") && x2 % 2)
 		value_rollback(x2 >> 1, &v);
+	/* and half the clone_of writes name one of another slot's device (no draws) */
+	if (a == A_ATTR && !strcmp(f->attrs[x1 % f->nr_attrs], "clone_of") && x2 % 2)
+		value_clone_of(x2 >> 4,
+			       f->dry_run ? 0 :
+					    slot_read_number(f, &f->slots[(x2 >> 1) % f->nr_slots], "index"),
+			       &v);
 
 	fuzz_log(f, "%" PRIu64 " %s %s", f->step, action_names[a], s->name);
 	switch (a) {
@@ -919,7 +994,7 @@ void fuzz_step(struct fuzz *f)
 int fuzz_cleanup(struct fuzz *f)
 {
 	struct timespec pause = { 0, 100 * 1000 * 1000 };
-	char path[512];
+	char path[512], buf[128];
 	unsigned int i, tries;
 	int left = 0;
 
@@ -928,6 +1003,17 @@ int fuzz_cleanup(struct fuzz *f)
 	f->busy = NULL;
 	if (f->dry_run)
 		return 0;
+	/* clones first: their origins stay powered while they exist */
+	for (i = 0; i < f->nr_slots; i++) {
+		if (slot_read_number(f, &f->slots[i], "power") != 1)
+			continue;
+		slot_path(f, &f->slots[i], "clone_of", path, sizeof(path));
+		if (read_file(path, buf, sizeof(buf)) <= 0 || buf[0] == '\n')
+			continue;
+		slot_path(f, &f->slots[i], "power", path, sizeof(path));
+		for (tries = 0; write_file(path, "0", 1) == EBUSY && tries < 100; tries++)
+			nanosleep(&pause, NULL);
+	}
 	for (i = 0; i < f->nr_slots; i++) {
 		struct slot *s = &f->slots[i];
 

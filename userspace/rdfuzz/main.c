@@ -18,7 +18,8 @@
 /* The attributes when --dry-run cannot read the features file. */
 static const char default_features[] =
 	"atomic_write_boundary,atomic_write_unit_max,atomic_write_unit_min,"
-	"badblocks,bandwidth_mbps,block_size,cache_mode,cache_size,checkpoints,fault_schedule,"
+	"badblocks,bandwidth_mbps,block_size,cache_mode,cache_size,checkpoints,clone_of,"
+	"fault_schedule,"
 	"flush_latency_ns,format,index,"
 	"io_min,io_opt,max_part,mem_limit,numa_node,phys_addr,phys_size,"
 	"physical_block_size,power,power_cut,power_cut_drop_percent,power_cut_seed,"

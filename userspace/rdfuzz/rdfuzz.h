@@ -46,6 +46,11 @@ void value_badblocks(uint64_t x, uint64_t y, struct value *v);
 void value_fault_schedule(uint64_t x, uint64_t y, struct value *v);
 /* A line for the checkpoints attribute (+NAME, -NAME, refused ones), from a draw x. */
 void value_checkpoints(uint64_t x, struct value *v);
+/*
+ * A line for clone_of from a draw x: the device ramdisk<index> and a
+ * checkpoint name as value_checkpoints() makes them, or an empty line.
+ */
+void value_clone_of(uint64_t x, long index, struct value *v);
 /* A checkpoint name for the rollback attribute, from a draw x. */
 void value_rollback(uint64_t x, struct value *v);
 /* A printable form of v for the log (escapes, long runs shortened). */
@@ -90,6 +95,7 @@ unsigned int shadow_check(const struct shadow *s, const void *buf, uint64_t off,
 struct checkpoint {
 	char name[32];
 	uint64_t *seq; /* a copy of shadow.seq when it was taken; NULL if none */
+	uint32_t gen; /* shadow.gen when it was taken: a clone reads its records */
 };
 
 struct slot {

@@ -6,6 +6,7 @@
  * the rest is garbage, empty, or longer than a page.
  */
 #include "rdfuzz.h"
+#include "ramdisk.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -344,6 +345,18 @@ void value_checkpoints(uint64_t x, struct value *v)
 		v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "+%s\n-%s%s", name, other, nl);
 		break;
 	}
+}
+
+void value_clone_of(uint64_t x, long index, struct value *v)
+{
+	char name[40];
+
+	if (x % 6 == 0) {
+		v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "\n");
+		return;
+	}
+	checkpoint_name(x >> 3, name, sizeof(name));
+	v->len = (size_t)snprintf(v->buf, sizeof(v->buf), RAMDISK_NAME "%ld %s\n", index, name);
 }
 
 void value_rollback(uint64_t x, struct value *v)
