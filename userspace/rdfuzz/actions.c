@@ -196,6 +196,23 @@ static void clone_started(struct fuzz *f, struct slot *s)
 	s->shadow.gen = ck->gen;
 }
 
+/*
+ * value_clone_of() names a slot, so that the draws do not depend on which
+ * device number the kernel gave it: "slot:K NAME" becomes "ramdiskN NAME"
+ * here, once the step is drawn and logged.
+ */
+static void clone_of_resolve(struct fuzz *f, struct value *v)
+{
+	unsigned int k;
+	char name[40];
+
+	if (v->len < 5 || strncmp(v->buf, "slot:", 5) ||
+	    sscanf(v->buf, "slot:%u %39s", &k, name) != 2 || k >= f->nr_slots)
+		return;
+	v->len = (size_t)snprintf(v->buf, sizeof(v->buf), RAMDISK_NAME "%ld %s\n",
+				  slot_read_number(f, &f->slots[k], "index"), name);
+}
+
 /* What a store method reads of v: up to a NUL, then its first line. */
 static void first_line(const struct value *v, char *out, size_t size)
 {
@@ -917,12 +934,9 @@ void fuzz_step(struct fuzz *f)
 		value_checkpoints(x2 >> 1, &v);
 	if (a == A_ATTR && !strcmp(f->attrs[x1 % f->nr_attrs], "rollback") && x2 % 2)
 		value_rollback(x2 >> 1, &v);
-	/* and half the clone_of writes name one of another slot's device (no draws) */
+	/* and half the clone_of writes name a checkpoint of one slot's device */
 	if (a == A_ATTR && !strcmp(f->attrs[x1 % f->nr_attrs], "clone_of") && x2 % 2)
-		value_clone_of(x2 >> 4,
-			       f->dry_run ? 0 :
-					    slot_read_number(f, &f->slots[(x2 >> 1) % f->nr_slots], "index"),
-			       &v);
+		value_clone_of(x2 >> 4, (unsigned int)((x2 >> 1) % f->nr_slots), &v);
 
 	fuzz_log(f, "%" PRIu64 " %s %s", f->step, action_names[a], s->name);
 	switch (a) {
@@ -962,6 +976,7 @@ void fuzz_step(struct fuzz *f)
 		do_rmdir(f, s);
 		break;
 	case A_ATTR:
+		clone_of_resolve(f, &v);
 		do_attr(f, s, f->attrs[x1 % f->nr_attrs], &v);
 		break;
 	case A_POWER:

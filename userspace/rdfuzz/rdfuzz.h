@@ -47,10 +47,11 @@ void value_fault_schedule(uint64_t x, uint64_t y, struct value *v);
 /* A line for the checkpoints attribute (+NAME, -NAME, refused ones), from a draw x. */
 void value_checkpoints(uint64_t x, struct value *v);
 /*
- * A line for clone_of from a draw x: the device ramdisk<index> and a
- * checkpoint name as value_checkpoints() makes them, or an empty line.
+ * A line for clone_of from a draw x: "slot:SLOT NAME", which the step turns
+ * into the slot's device and a checkpoint name as value_checkpoints() makes
+ * them, or an empty line.
  */
-void value_clone_of(uint64_t x, long index, struct value *v);
+void value_clone_of(uint64_t x, unsigned int slot, struct value *v);
 /* A checkpoint name for the rollback attribute, from a draw x. */
 void value_rollback(uint64_t x, struct value *v);
 /* A printable form of v for the log (escapes, long runs shortened). */

@@ -6,7 +6,6 @@
  * the rest is garbage, empty, or longer than a page.
  */
 #include "rdfuzz.h"
-#include "ramdisk.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -347,7 +346,7 @@ void value_checkpoints(uint64_t x, struct value *v)
 	}
 }
 
-void value_clone_of(uint64_t x, long index, struct value *v)
+void value_clone_of(uint64_t x, unsigned int slot, struct value *v)
 {
 	char name[40];
 
@@ -356,7 +355,7 @@ void value_clone_of(uint64_t x, long index, struct value *v)
 		return;
 	}
 	checkpoint_name(x >> 3, name, sizeof(name));
-	v->len = (size_t)snprintf(v->buf, sizeof(v->buf), RAMDISK_NAME "%ld %s\n", index, name);
+	v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "slot:%u %s\n", slot, name);
 }
 
 void value_rollback(uint64_t x, struct value *v)
