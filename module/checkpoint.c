@@ -292,7 +292,8 @@ struct rd_store *rd_checkpoint_clone(struct rd_device *origin, const char *who, 
 	struct rd_store *store;
 
 	if (!ck) {
-		pr_warn("%s: %s has no checkpoint %s to clone\n", who, origin->disk->disk_name, name);
+		pr_warn("%s: %s has no checkpoint %s to clone\n", who, origin->disk->disk_name,
+			name);
 		return ERR_PTR(-ENOENT);
 	}
 	/* the clone's index is one more holder of shared pages */

@@ -362,8 +362,7 @@ int rd_dev_clone_config(struct rd_config *cfg, const char *who)
 }
 
 /* The durable store: a clone's, one in reserved memory, or sparse pages. */
-static int rd_dev_create_store(struct rd_device *rd, const struct rd_config *cfg,
-			       const char *who)
+static int rd_dev_create_store(struct rd_device *rd, const struct rd_config *cfg, const char *who)
 {
 	if (cfg->clone_disk[0]) {
 		struct rd_device *origin = rd_dev_find(cfg->clone_disk);
@@ -373,8 +372,8 @@ static int rd_dev_create_store(struct rd_device *rd, const struct rd_config *cfg
 				cfg->clone_disk);
 			return -ENODEV;
 		}
-		rd->store = rd_checkpoint_clone(origin, who, cfg->clone_checkpoint,
-						cfg->numa_node, &rd->base);
+		rd->store = rd_checkpoint_clone(origin, who, cfg->clone_checkpoint, cfg->numa_node,
+						&rd->base);
 		if (IS_ERR(rd->store))
 			return PTR_ERR(rd->store);
 		rd->origin = origin;
