@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: every test file starts the way Documentation/development.md shows: shebang, SPDX line, DESCRIPTION, optional VMOPTS/KERNELS and comments, then sourcing common.sh
+# DESCRIPTION: every test file starts the way Documentation/development.md shows: shebang, SPDX line, DESCRIPTION, optional VMOPTS/KERNELS and comments, then sourcing common.sh; and is executable, since the suites skip any other
 . "${0%/*}/../lib/common.sh"
 
 doc=$RD_TOP/Documentation/development.md
@@ -35,9 +35,14 @@ n=0
 for t in "$RD_TOP"/tests/vm/[0-9]*.sh "$RD_TOP"/tests/host/[0-9]*.sh; do
 	msg=$(header "$t")
 	[ -z "$msg" ] || fail "${t#"$RD_TOP"/}: $msg (see Documentation/development.md)"
+	# the suites run executable files only: any other would never run, nor fail
+	[ -x "$t" ] || fail "${t#"$RD_TOP"/} is not executable, so the suite skips it"
 	n=$((n + 1))
 done
-echo "$n tests start as the guide shows"
+for t in "$RD_TOP"/tests/harness/[0-9]*.sh; do
+	[ -x "$t" ] || fail "${t#"$RD_TOP"/} is not executable, so the suite skips it"
+done
+echo "$n tests start as the guide shows and are executable, as the harness's are"
 
 echo "the check refuses a test that does not"
 printf '#!/bin/sh\n# SPDX-License-Identifier: GPL-2.0\n# DESCRIPTION: x\n. "${0%%/*}/../lib/common.sh"\n' >"$RD_TMP/bad1"
