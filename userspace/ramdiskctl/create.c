@@ -507,11 +507,39 @@ static void undo_create(const char *name, bool tried_power)
 		     path);
 }
 
+/*
+ * The usual terminating signals wait until the device is made or undone:
+ * even Ctrl-C cannot strand a half-made configuration.
+ */
+static void hold_signals(sigset_t *old)
+{
+	sigset_t held;
+
+	sigemptyset(&held);
+	sigaddset(&held, SIGINT);
+	sigaddset(&held, SIGTERM);
+	sigaddset(&held, SIGHUP);
+	sigaddset(&held, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &held, old);
+}
+
+/* The end of create and clone: a failure is undone, a success prints the device. */
+static int finish_create(const char *name, int rc, bool tried_power, int index)
+{
+	if (rc) {
+		undo_create(name, tried_power);
+		return rc;
+	}
+	printf("/dev/ramdisk%d\n", index);
+	fflush(stdout);
+	return RC_OK;
+}
+
 int cmd_create(int argc, char **argv)
 {
 	struct create_opts o = { 0 };
 	char name[RD_NAME_MAX + 1];
-	sigset_t held, old;
+	sigset_t old;
 	int rc, index = -1;
 	bool tried_power = false;
 
@@ -521,12 +549,7 @@ int cmd_create(int argc, char **argv)
 	if ((rc = require_module()) || (rc = check_features(&o)))
 		return rc;
 
-	sigemptyset(&held);
-	sigaddset(&held, SIGINT);
-	sigaddset(&held, SIGTERM);
-	sigaddset(&held, SIGHUP);
-	sigaddset(&held, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &held, &old);
+	hold_signals(&old);
 
 	rc = make_config(&o, name);
 	if (rc)
@@ -536,12 +559,7 @@ int cmd_create(int argc, char **argv)
 		tried_power = true;
 		rc = power_on(name, &index);
 	}
-	if (rc) {
-		undo_create(name, tried_power);
-		goto out_unblock;
-	}
-	printf("/dev/ramdisk%d\n", index);
-	fflush(stdout);
+	rc = finish_create(name, rc, tried_power, index);
 out_unblock:
 	/* A signal that arrived meanwhile is delivered (and acted on) here. */
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -578,7 +596,7 @@ int cmd_clone(int argc, char **argv)
 	char name[RD_NAME_MAX + 1], path[PATH_MAX], value[64];
 	struct rdctl_device origin;
 	const char *ck, *why;
-	sigset_t held, old;
+	sigset_t old;
 	int opt, rc, index = -1;
 	bool tried_power = false;
 
@@ -619,12 +637,7 @@ int cmd_clone(int argc, char **argv)
 	}
 	snprintf(value, sizeof(value), "ramdisk%d %s", origin.index, ck);
 
-	sigemptyset(&held);
-	sigaddset(&held, SIGINT);
-	sigaddset(&held, SIGTERM);
-	sigaddset(&held, SIGHUP);
-	sigaddset(&held, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &held, &old);
+	hold_signals(&old);
 
 	rc = make_config(&o, name);
 	if (rc)
@@ -642,12 +655,7 @@ int cmd_clone(int argc, char **argv)
 		else
 			rc = power_on(name, &index);
 	}
-	if (rc) {
-		undo_create(name, tried_power);
-		goto out_unblock;
-	}
-	printf("/dev/ramdisk%d\n", index);
-	fflush(stdout);
+	rc = finish_create(name, rc, tried_power, index);
 out_unblock:
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return rc;
