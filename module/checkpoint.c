@@ -6,19 +6,14 @@
  * done in a page whose sharing changes. A drop needs it as much as a take:
  * a write that found a page shared copies it, and were the page to stop
  * being shared under the copy, a second write could change it in place,
- * and the copy that replaces it would lose that write.
- *
- * While the queue is frozen, no allocation may wait for I/O: reclaim
- * writing a mounted file system's pages back to this very device would
- * wait for the queue forever. rd_freeze() makes every allocation of the
- * task GFP_NOIO until rd_thaw(), as 6.14's freeze does by itself.
+ * and the copy that replaces it would lose that write. (rd_freeze() in
+ * ramdisk.h says why nothing allocates with I/O meanwhile.)
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/blkdev.h>
 #include <linux/ctype.h>
 #include <linux/err.h>
-#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -27,23 +22,6 @@
 #include "compat.h"
 #include "ramdisk.h"
 #include "store.h"
-
-struct rd_frozen {
-	unsigned int memflags;
-	unsigned int noio;
-};
-
-static void rd_freeze(struct rd_device *rd, struct rd_frozen *f)
-{
-	f->noio = memalloc_noio_save();
-	f->memflags = rd_compat_freeze_queue(rd->disk->queue);
-}
-
-static void rd_thaw(struct rd_device *rd, struct rd_frozen *f)
-{
-	rd_compat_unfreeze_queue(rd->disk->queue, f->memflags);
-	memalloc_noio_restore(f->noio);
-}
 
 struct rd_checkpoint {
 	struct list_head node;
@@ -64,7 +42,7 @@ static struct rd_checkpoint *rd_checkpoint_find(struct rd_device *rd, const char
 }
 
 /* Letters, digits, '.', '_' and '-': a name that is safe in a line of text and a shell. */
-static int rd_checkpoint_name(const char *who, const char *text, size_t len, char *name)
+int rd_checkpoint_name_parse(const char *who, const char *text, size_t len, char *name)
 {
 	size_t i;
 
@@ -85,7 +63,8 @@ static int rd_checkpoint_name(const char *who, const char *text, size_t len, cha
 	return 0;
 }
 
-static int rd_checkpoint_take(struct rd_device *rd, const char *who, const char *name)
+int rd_checkpoint_take_then(struct rd_device *rd, const char *who, const char *name,
+			    void (*then)(struct rd_device *rd, void *arg), void *arg)
 {
 	struct rd_store *store = rd->store;
 	struct rd_store_checkpoint *data;
@@ -121,6 +100,8 @@ static int rd_checkpoint_take(struct rd_device *rd, const char *who, const char 
 	/* what a reader sees: the cache's writes go down first, as at a flush */
 	err = rd->cache ? rd_cache_flush(rd->cache) : 0;
 	data = err ? ERR_PTR(err) : store->ops->checkpoint(store);
+	if (!IS_ERR(data) && then)
+		then(rd, arg);
 	rd_thaw(rd, &frozen);
 	if (IS_ERR(data)) {
 		rd_pages_sharing_put();
@@ -161,11 +142,11 @@ int rd_checkpoint_command(struct rd_device *rd, const char *who, const char *cmd
 		pr_warn("%s: checkpoints takes +NAME (take one) or -NAME (drop it)\n", who);
 		return -EINVAL;
 	}
-	err = rd_checkpoint_name(who, cmd + 1, len - 1, name);
+	err = rd_checkpoint_name_parse(who, cmd + 1, len - 1, name);
 	if (err)
 		return err;
 	if (cmd[0] == '+')
-		return rd_checkpoint_take(rd, who, name);
+		return rd_checkpoint_take_then(rd, who, name, NULL, NULL);
 	ck = rd_checkpoint_find(rd, name);
 	if (!ck) {
 		pr_warn("%s: there is no checkpoint %s\n", who, name);
@@ -200,7 +181,7 @@ int rd_checkpoint_rollback(struct rd_device *rd, const char *who, const char *te
 	unsigned long idx;
 	int err;
 
-	err = rd_checkpoint_name(who, text, len, name);
+	err = rd_checkpoint_name_parse(who, text, len, name);
 	if (err)
 		return err;
 	ck = rd_checkpoint_find(rd, name);
@@ -277,7 +258,7 @@ int rd_checkpoint_parse_clone_of(const char *who, const char *text, char *disk, 
 			who, disk_len - 1);
 		return -EINVAL;
 	}
-	err = rd_checkpoint_name(who, text + disk_end + 1, len - disk_end - 1, name);
+	err = rd_checkpoint_name_parse(who, text + disk_end + 1, len - disk_end - 1, name);
 	if (err)
 		return err;
 	memcpy(disk, text, disk_end);

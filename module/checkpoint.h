@@ -18,6 +18,14 @@ struct rd_device;
 #define RD_CHECKPOINT_NAME_LEN 32
 #define RD_MAX_CHECKPOINTS 16
 
+/* A checkpoint name: letters, digits, '.', '_' and '-', len characters of text. */
+int rd_checkpoint_name_parse(const char *who, const char *text, size_t len, char *name);
+/*
+ * Takes checkpoint NAME and, when then is given, calls it with the queue
+ * still frozen: no bio runs between the checkpoint and what then sets up.
+ */
+int rd_checkpoint_take_then(struct rd_device *rd, const char *who, const char *name,
+			    void (*then)(struct rd_device *rd, void *arg), void *arg);
 /* "+NAME" takes a checkpoint, "-NAME" drops it; who names the device in messages */
 int rd_checkpoint_command(struct rd_device *rd, const char *who, const char *cmd);
 /* The device's data becomes NAME's again; -EBUSY while the device is open. */

@@ -29,6 +29,7 @@
 #include "compat.h"
 #include "ramdisk.h"
 #include "store.h"
+#include "write_log.h"
 
 static struct configfs_subsystem rd_subsys;
 
@@ -115,6 +116,11 @@ static void rd_cfg_apply_mem_limit(struct rd_device *dev, const struct rd_config
 static void rd_cfg_apply_spare_pages(struct rd_device *dev, const struct rd_config *cfg)
 {
 	rd_store_set_spares(dev->store, cfg->spare_pages);
+}
+
+static void rd_cfg_apply_write_log_limit(struct rd_device *dev, const struct rd_config *cfg)
+{
+	rd_wlog_set_limit(dev, cfg->write_log_limit);
 }
 
 /* power_cut reads the power_cut_* settings when it is written: nothing to push */
@@ -213,6 +219,7 @@ RD_CFG_ATTR(io_min, 0644, "%u", rd_cfg_parse_uint, NULL);
 RD_CFG_ATTR(io_opt, 0644, "%u", rd_cfg_parse_uint, NULL);
 RD_CFG_ATTR(max_part, 0644, "%u", rd_cfg_parse_uint, NULL);
 RD_CFG_ATTR(mem_limit, 0644, "%llu", rd_cfg_parse_size, rd_cfg_apply_mem_limit);
+RD_CFG_ATTR(write_log_limit, 0644, "%llu", rd_cfg_parse_size, rd_cfg_apply_write_log_limit);
 RD_CFG_ATTR(numa_node, 0644, "%d", rd_cfg_parse_int, NULL);
 RD_CFG_ATTR(physical_block_size, 0644, "%u", rd_cfg_parse_uint, NULL);
 RD_CFG_ATTR(power_cut_drop_percent, 0644, "%u", rd_cfg_parse_uint, rd_cfg_apply_at_next_cut);
@@ -476,6 +483,43 @@ static ssize_t rd_cfg_rollback_store(struct config_item *item, const char *page,
 }
 CONFIGFS_ATTR_WO(rd_cfg_, rollback);
 
+/*
+ * The write log of the powered device (write_log.h): a read gives its
+ * state, a write starts, marks, stops or clears it. It goes with the
+ * device at power-off.
+ */
+static ssize_t rd_cfg_write_log_show(struct config_item *item, char *page)
+{
+	struct rd_cfg_item *c = to_rd_cfg_item(item);
+	ssize_t len;
+
+	mutex_lock(&rd_lock);
+	len = scnprintf(page, PAGE_SIZE, "%s\n", c->dev ? rd_wlog_state_name(c->dev) : "off");
+	mutex_unlock(&rd_lock);
+	return len;
+}
+
+static ssize_t rd_cfg_write_log_store(struct config_item *item, const char *page, size_t count)
+{
+	struct rd_cfg_item *c = to_rd_cfg_item(item);
+	const char *who = config_item_name(item);
+	int err;
+
+	err = rd_cfg_may_admin(who, "write_log");
+	if (err)
+		return err;
+	mutex_lock(&rd_lock);
+	if (!c->dev) {
+		pr_warn("%s: write_log needs a powered device\n", who);
+		err = -ENODEV;
+	} else {
+		err = rd_wlog_command(c->dev, who, page, c->cfg.write_log_limit);
+	}
+	mutex_unlock(&rd_lock);
+	return err ? err : count;
+}
+CONFIGFS_ATTR(rd_cfg_, write_log);
+
 /* "DISK CHECKPOINT", or nothing: not a clone */
 static ssize_t rd_cfg_clone_of_show(struct config_item *item, char *page)
 {
@@ -654,6 +698,8 @@ static struct configfs_attribute *rd_cfg_attrs[] = {
 	&rd_cfg_attr_size,
 	&rd_cfg_attr_spare_pages,
 	&rd_cfg_attr_write_latency_ns,
+	&rd_cfg_attr_write_log,
+	&rd_cfg_attr_write_log_limit,
 	NULL,
 };
 

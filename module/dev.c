@@ -12,6 +12,7 @@
 #include <linux/module.h>
 #include <linux/nodemask.h>
 #include <linux/numa.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
@@ -21,6 +22,7 @@
 #include "ramdisk.h"
 #include "store.h"
 #include "throttle.h"
+#include "write_log.h"
 
 /*
  * Every device owns a fixed run of minors, enough for RAMDISK_MAX_PART
@@ -36,6 +38,18 @@ static DEFINE_IDA(rd_dev_number_ida);
 static DEFINE_XARRAY(rd_devices);
 static int rd_major;
 
+void rd_freeze(struct rd_device *rd, struct rd_frozen *f)
+{
+	f->noio = memalloc_noio_save();
+	f->memflags = rd_compat_freeze_queue(rd->disk->queue);
+}
+
+void rd_thaw(struct rd_device *rd, struct rd_frozen *f)
+{
+	rd_compat_unfreeze_queue(rd->disk->queue, f->memflags);
+	memalloc_noio_restore(f->noio);
+}
+
 void rd_config_init_default(struct rd_config *cfg)
 {
 	cfg->size = RAMDISK_SIZE_DEFAULT;
@@ -49,6 +63,7 @@ void rd_config_init_default(struct rd_config *cfg)
 	cfg->power_cut_drop_percent = 100;
 	cfg->power_cut_seed = 1;
 	cfg->power_cut_unit = RD_CUT_PAGE;
+	cfg->write_log_limit = RD_WLOG_LIMIT_DEFAULT;
 }
 
 /* The physical block: the device's unit of atomic writes and alignment. */
@@ -203,6 +218,10 @@ int rd_config_validate(const struct rd_config *cfg, const char *who)
 	if (cfg->power_cut_drop_percent > 100) {
 		pr_warn("%s: power_cut_drop_percent %u is above 100\n", who,
 			cfg->power_cut_drop_percent);
+		return -EINVAL;
+	}
+	if (!cfg->write_log_limit) {
+		pr_warn("%s: write_log_limit 0 would hold no entry\n", who);
 		return -EINVAL;
 	}
 	if (cfg->spare_pages > RD_SPARE_PAGES_MAX) {
@@ -561,6 +580,7 @@ void rd_dev_free(struct rd_device *rd)
 	/* delayed completions still use the disk and the module */
 	rd_throttle_destroy(rd->throttle);
 	put_disk(disk);
+	rd_wlog_free(rd);
 	/* first, so that writing the cache back copies no shared page */
 	rd_checkpoints_free(rd);
 	if (rd->cache) {

@@ -22,6 +22,7 @@
 #include "ramdisk.h"
 #include "store.h"
 #include "throttle.h"
+#include "write_log.h"
 
 /* A failed page allocation is an I/O error to the file system, not ENOMEM. */
 static blk_status_t rd_errno_to_status(int err)
@@ -331,9 +332,16 @@ static __always_inline bool rd_fault_timed_out(const struct bio *bio)
 void rd_submit_bio(struct bio *bio)
 {
 	struct rd_device *rd = bio->bi_bdev->bd_disk->private_data;
+	bool logged = unlikely(READ_ONCE(rd->wlog_rec));
+	struct rd_wlog_bio wb;
 	u64 late_ns = 0;
 
 	if (unlikely(rd->cache) && (bio->bi_opf & REQ_NOWAIT)) {
+		bio_wouldblock_error(bio);
+		return;
+	}
+	/* the write log sees the bio as submitted, whatever the layers below do */
+	if (logged && !rd_wlog_before(rd, bio, &wb)) {
 		bio_wouldblock_error(bio);
 		return;
 	}
@@ -344,6 +352,8 @@ void rd_submit_bio(struct bio *bio)
 	else
 		bio->bi_status = rd_submit_bio_cached(rd, bio);
 end:
+	if (logged)
+		rd_wlog_after(rd, bio, &wb);
 	/* a timeout is a command that never answered: it ends after the host waited */
 	if (rd_fault_timed_out(bio))
 		late_ns = max_t(u64, late_ns, RD_FAULT_TIMEOUT_MS * NSEC_PER_MSEC);

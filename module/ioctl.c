@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The module's own ioctl: which ranges of a device hold data, so that a
- * save reads only those instead of the whole device. In writeback mode
+ * The module's own ioctls: which ranges of a device hold data, so that a
+ * save reads only those instead of the whole device; and the entries of
+ * its write log (write_log.c). In writeback mode
  * the ranges are those of the cache's view, durable or not, since a save
  * copies what a read returns.
  *
@@ -18,6 +19,7 @@
 #include "cache.h"
 #include "ramdisk.h"
 #include "store.h"
+#include "write_log.h"
 
 static int rd_ioctl_get_extents(struct block_device *bdev, struct ramdisk_extents __user *uarg)
 {
@@ -84,11 +86,39 @@ static int rd_ioctl_get_extents(struct block_device *bdev, struct ramdisk_extent
 	return 0;
 }
 
+/*
+ * The write log's entries count sectors of the whole disk, so it is read
+ * there only; under rd_lock, which a clear of the log takes too.
+ */
+static int rd_ioctl_wlog_read(struct block_device *bdev, struct ramdisk_wlog_read __user *uarg)
+{
+	struct rd_device *rd = bdev->bd_disk->private_data;
+	struct ramdisk_wlog_read req;
+	int err;
+
+	if (copy_from_user(&req, uarg, sizeof(req)))
+		return -EFAULT;
+	if (req.flags || req.reserved || !req.count || req.count > RAMDISK_WLOG_READ_MAX)
+		return -EINVAL;
+	if (bdev_is_partition(bdev))
+		return -ENOTTY;
+	mutex_lock(&rd_lock);
+	err = rd_wlog_read(rd, &req);
+	mutex_unlock(&rd_lock);
+	if (err && err != -EMSGSIZE)
+		return err;
+	if (copy_to_user(uarg, &req, sizeof(req)))
+		return -EFAULT;
+	return err;
+}
+
 int rd_ioctl(struct block_device *bdev, unsigned int cmd, unsigned long arg)
 {
 	switch (cmd) {
 	case RAMDISK_IOC_GET_EXTENTS:
 		return rd_ioctl_get_extents(bdev, (struct ramdisk_extents __user *)arg);
+	case RAMDISK_IOC_WLOG_READ:
+		return rd_ioctl_wlog_read(bdev, (struct ramdisk_wlog_read __user *)arg);
 	default:
 		return -ENOTTY;
 	}

@@ -16,6 +16,7 @@
 #include "copy.h"
 #include "ramdisk.h"
 #include "store.h"
+#include "write_log.h"
 
 static unsigned int rd_nr_devices = 1;
 static u64 rd_size = RAMDISK_SIZE_DEFAULT;
@@ -208,6 +209,8 @@ static int __init rd_init(void)
 		.mem_limit = rd_mem_limit,
 		.spare_pages = rd_spare_pages,
 		.numa_node = NUMA_NO_NODE,
+		/* load-time devices have no write_log file; their limit is only valid */
+		.write_log_limit = RD_WLOG_LIMIT_DEFAULT,
 	};
 	struct rd_config phys_cfg;
 	unsigned int i;

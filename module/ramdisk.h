@@ -19,6 +19,7 @@ struct rd_fault_sched;
 struct rd_cache;
 struct rd_store;
 struct rd_throttle;
+struct rd_wlog;
 
 /* What a device is made from; validated by rd_config_validate(). */
 struct rd_config {
@@ -71,6 +72,8 @@ struct rd_config {
 	 */
 	char clone_disk[DISK_NAME_LEN];
 	char clone_checkpoint[RD_CHECKPOINT_NAME_LEN];
+	/* bytes of entries and data the write log keeps; may change while powered */
+	u64 write_log_limit;
 };
 
 /*
@@ -147,6 +150,13 @@ struct rd_device {
 	/* a clone: the device and checkpoint it started from, else NULL */
 	struct rd_device *origin;
 	struct rd_checkpoint *base;
+	/*
+	 * The write log (write_log.c), under rd_lock, or NULL; wlog_rec is the
+	 * same log while the submit path is to call it, set and cleared with
+	 * the queue frozen or idle
+	 */
+	struct rd_wlog *wlog;
+	struct rd_wlog *wlog_rec;
 	char name[RD_NAME_LEN];
 };
 
@@ -168,7 +178,21 @@ int rd_parse_size(const char *str, u64 *bytes);
 int rd_parse_phys(const char *str, u64 *val);
 int rd_text_len(const char *page, size_t max);
 
+/*
+ * A device's queue frozen: every bio runs to its end inside submit_bio
+ * (io.c), so none is half done. While frozen no allocation of the task may
+ * wait for I/O: reclaim writing a mounted file system's pages back to this
+ * very device would wait for the queue forever, so rd_freeze() makes them
+ * GFP_NOIO until rd_thaw(), as 6.14's freeze does by itself.
+ */
+struct rd_frozen {
+	unsigned int memflags;
+	unsigned int noio;
+};
+
 /* dev.c */
+void rd_freeze(struct rd_device *rd, struct rd_frozen *f);
+void rd_thaw(struct rd_device *rd, struct rd_frozen *f);
 int rd_config_validate(const struct rd_config *cfg, const char *who);
 void rd_config_init_default(struct rd_config *cfg);
 struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name);

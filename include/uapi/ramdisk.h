@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
  * Constants shared by the ramdisk module and its userspace tools: limits,
- * names of the configfs and sysfs interfaces, and the one ioctl of the
- * module's own.
+ * names of the configfs and sysfs interfaces, and the module's own ioctls.
  */
 #ifndef _UAPI_RAMDISK_H
 #define _UAPI_RAMDISK_H
@@ -59,7 +58,71 @@ struct ramdisk_extents {
 #define RAMDISK_EXTENTS_LAST 0x1
 #define RAMDISK_EXTENTS_MAX 4096
 
+/*
+ * The write log (configfs write_log): what the device acknowledged, in
+ * order. One entry per write, discard, write-zeroes, flush and mark.
+ * Sectors count 512 bytes from the start of the whole disk.
+ */
+enum ramdisk_wlog_type {
+	RAMDISK_WLOG_WRITE = 1, /* data_len bytes of data at sector */
+	RAMDISK_WLOG_DISCARD = 2, /* the range reads zeros after it */
+	RAMDISK_WLOG_WRITE_ZEROES = 3, /* likewise */
+	RAMDISK_WLOG_FLUSH = 4, /* logged when submitted: what completed before is durable */
+	RAMDISK_WLOG_MARK = 5, /* data_len bytes of text the workload wrote */
+};
+
+/* entry flags */
+#define RAMDISK_WLOG_FUA 0x1 /* a write durable when it completed */
+#define RAMDISK_WLOG_ATOMIC 0x2 /* a REQ_ATOMIC write: never torn */
+#define RAMDISK_WLOG_FAILED 0x4 /* a flush that failed: it made nothing durable */
+
+struct ramdisk_wlog_entry {
+	__u64 seq; /* from 0, no gaps */
+	__u64 sector;
+	__u32 nr_sectors;
+	__u16 type; /* enum ramdisk_wlog_type */
+	__u16 flags;
+	__u64 data_offset; /* of its data in the caller's data buffer */
+	__u32 data_len;
+	__u32 reserved;
+};
+
+/* the log's state */
+enum ramdisk_wlog_state {
+	RAMDISK_WLOG_OFF = 0, /* no log: never started, or cleared */
+	RAMDISK_WLOG_RECORDING = 1,
+	RAMDISK_WLOG_STOPPED = 2, /* by "stop" */
+	RAMDISK_WLOG_OVERFLOWED = 3, /* it reached write_log_limit and stopped */
+	RAMDISK_WLOG_NOMEM = 4, /* memory for an entry ran out: it stopped */
+};
+
+/*
+ * RAMDISK_IOC_WLOG_READ, on the whole disk: the entries from first on. In:
+ * first, count (room at entries, at most RAMDISK_WLOG_READ_MAX), entries,
+ * data and data_size (room at data), flags 0. Out: count filled, data_used,
+ * state, nr_entries (in the log now), and RAMDISK_WLOG_END in flags when
+ * the log records no more and the last entry was given. An entry whose data
+ * would not fit ends the batch; EMSGSIZE when the first one does not, with
+ * its length in data_used.
+ */
+struct ramdisk_wlog_read {
+	__u64 first;
+	__u32 count;
+	__u32 flags;
+	__u64 entries; /* user pointer to struct ramdisk_wlog_entry[count] */
+	__u64 data; /* user pointer to data_size bytes */
+	__u64 data_size;
+	__u64 data_used;
+	__u64 nr_entries;
+	__u32 state; /* enum ramdisk_wlog_state */
+	__u32 reserved;
+};
+
+#define RAMDISK_WLOG_END 0x1
+#define RAMDISK_WLOG_READ_MAX 4096
+
 #define RAMDISK_IOC_MAGIC 0xd7
 #define RAMDISK_IOC_GET_EXTENTS _IOWR(RAMDISK_IOC_MAGIC, 1, struct ramdisk_extents)
+#define RAMDISK_IOC_WLOG_READ _IOWR(RAMDISK_IOC_MAGIC, 2, struct ramdisk_wlog_read)
 
 #endif /* _UAPI_RAMDISK_H */

@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The write log (write_log.h). What goes in is what the device
+ * acknowledged, as a dm-log-writes target stacked above it would record:
+ * a write, discard or write-zeroes when it completes without error, with
+ * the data the caller gave (copied before the bio runs, while its pages
+ * are the caller's), and a flush when it is submitted. A write that
+ * completed before a flush was submitted is logged before it; one that
+ * completed later is logged after it and so is not covered by it, which is
+ * the block layer's contract: a flush makes durable what had completed
+ * when it was issued. A flush that then fails is marked so. A write that
+ * fails is not logged, even where part of it reached the pages (a bad
+ * sector in the middle): the caller was told it did not happen.
+ *
+ * Entries are ordered by one mutex, the writer's only shared point: the
+ * log is a testing aid, and a bio-based driver may sleep in submit_bio.
+ * A bio that must not wait (REQ_NOWAIT) is sent to retry from a context
+ * that may, as in writeback mode.
+ *
+ * The log's memory (entries and data) is charged to its own limit, not to
+ * mem_limit: it is the tester's, and filling it must not make the device
+ * fail writes. Past the limit the log stops, says so once, and keeps what
+ * it has for reading.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+#include <linux/ctype.h>
+#include <linux/mm.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/xarray.h>
+
+#include "checkpoint.h"
+#include "compat.h"
+#include "ramdisk.h"
+#include "write_log.h"
+
+/* Longest mark text: one line of a report. */
+#define RD_WLOG_MARK_MAX 127
+
+struct rd_wlog_item {
+	u64 sector;
+	u32 nr_sectors;
+	u16 type; /* enum ramdisk_wlog_type */
+	u16 flags; /* RAMDISK_WLOG_FUA, _ATOMIC, _FAILED */
+	u32 len; /* bytes at data */
+	void *data;
+};
+
+struct rd_wlog {
+	/* orders the entries: taken for each one appended */
+	struct mutex lock;
+	struct xarray items; /* by seq, from 0 without gaps */
+	u64 nr;
+	u64 bytes; /* entries and data, charged to limit */
+	u64 limit;
+	unsigned int state; /* enum ramdisk_wlog_state */
+};
+
+static const char *const rd_wlog_state_names[] = {
+	[RAMDISK_WLOG_OFF] = "off",	    [RAMDISK_WLOG_RECORDING] = "recording",
+	[RAMDISK_WLOG_STOPPED] = "stopped", [RAMDISK_WLOG_OVERFLOWED] = "overflowed",
+	[RAMDISK_WLOG_NOMEM] = "failed",
+};
+
+static void rd_wlog_item_free(struct rd_wlog_item *item)
+{
+	kvfree(item->data);
+	kfree(item);
+}
+
+static u64 rd_wlog_cost(const struct rd_wlog_item *item)
+{
+	return sizeof(*item) + item->len;
+}
+
+/* Under the log's lock, while it records. */
+static void rd_wlog_stop_overflowed(struct rd_device *rd, struct rd_wlog *log)
+{
+	WRITE_ONCE(log->state, RAMDISK_WLOG_OVERFLOWED);
+	pr_warn("ramdisk%d: the write log reached write_log_limit (%llu bytes) after %llu entries and stopped\n",
+		rd->index, log->limit, log->nr);
+}
+
+static void rd_wlog_overflow(struct rd_device *rd, struct rd_wlog *log)
+{
+	mutex_lock(&log->lock);
+	if (log->state == RAMDISK_WLOG_RECORDING)
+		rd_wlog_stop_overflowed(rd, log);
+	mutex_unlock(&log->lock);
+}
+
+/*
+ * Appends item, or frees it when the log records no more: its seq, or
+ * U64_MAX. Outgrowing the limit or the memory stops the log, once.
+ */
+static u64 rd_wlog_append(struct rd_device *rd, struct rd_wlog *log, struct rd_wlog_item *item)
+{
+	u64 seq = U64_MAX;
+	int err;
+
+	mutex_lock(&log->lock);
+	if (log->state != RAMDISK_WLOG_RECORDING)
+		goto drop;
+	if (log->bytes + rd_wlog_cost(item) > log->limit) {
+		rd_wlog_stop_overflowed(rd, log);
+		goto drop;
+	}
+	err = xa_insert(&log->items, log->nr, item, GFP_NOIO);
+	if (err) {
+		WRITE_ONCE(log->state, RAMDISK_WLOG_NOMEM);
+		pr_warn("ramdisk%d: no memory for entry %llu of the write log: it stopped\n",
+			rd->index, log->nr);
+		goto drop;
+	}
+	seq = log->nr++;
+	log->bytes += rd_wlog_cost(item);
+	mutex_unlock(&log->lock);
+	return seq;
+
+drop:
+	mutex_unlock(&log->lock);
+	rd_wlog_item_free(item);
+	return U64_MAX;
+}
+
+static void rd_wlog_out_of_memory(struct rd_device *rd, struct rd_wlog *log)
+{
+	mutex_lock(&log->lock);
+	if (log->state == RAMDISK_WLOG_RECORDING) {
+		WRITE_ONCE(log->state, RAMDISK_WLOG_NOMEM);
+		pr_warn("ramdisk%d: no memory for entry %llu of the write log: it stopped\n",
+			rd->index, log->nr);
+	}
+	mutex_unlock(&log->lock);
+}
+
+/* A new entry; a write's data copied from the bio, as the caller gave it. */
+static struct rd_wlog_item *rd_wlog_item_make(struct bio *bio, u16 type)
+{
+	struct rd_wlog_item *item;
+	struct bvec_iter iter;
+	struct bio_vec bv;
+	unsigned int noio;
+	char *to;
+
+	item = kzalloc(sizeof(*item), GFP_NOIO | __GFP_NOWARN);
+	if (!item)
+		return NULL;
+	item->type = type;
+	if (type == RAMDISK_WLOG_FLUSH)
+		return item;
+	item->sector = bio->bi_iter.bi_sector;
+	item->nr_sectors = bio->bi_iter.bi_size >> SECTOR_SHIFT;
+	if (bio->bi_opf & REQ_FUA)
+		item->flags |= RAMDISK_WLOG_FUA;
+	if (rd_compat_bio_atomic(bio))
+		item->flags |= RAMDISK_WLOG_ATOMIC;
+	if (type != RAMDISK_WLOG_WRITE)
+		return item;
+
+	item->len = bio->bi_iter.bi_size;
+	/* kvmalloc may vmalloc, which takes no gfp flags: a scope keeps it off I/O */
+	noio = memalloc_noio_save();
+	item->data = kvmalloc(item->len, GFP_KERNEL | __GFP_NOWARN);
+	memalloc_noio_restore(noio);
+	if (!item->data) {
+		kfree(item);
+		return NULL;
+	}
+	to = item->data;
+	bio_for_each_segment(bv, bio, iter) {
+		memcpy_from_bvec(to, &bv);
+		to += bv.bv_len;
+	}
+	return item;
+}
+
+bool rd_wlog_before(struct rd_device *rd, struct bio *bio, struct rd_wlog_bio *wb)
+{
+	struct rd_wlog *log = READ_ONCE(rd->wlog_rec);
+	struct rd_wlog_item *item;
+	u16 type;
+
+	wb->entry = NULL;
+	wb->flush_seq = U64_MAX;
+	if (!log || READ_ONCE(log->state) != RAMDISK_WLOG_RECORDING)
+		return true;
+	if (bio->bi_opf & REQ_NOWAIT)
+		return false;
+
+	switch (bio_op(bio)) {
+	case REQ_OP_WRITE:
+		type = RAMDISK_WLOG_WRITE;
+		break;
+	case REQ_OP_DISCARD:
+		type = RAMDISK_WLOG_DISCARD;
+		break;
+	case REQ_OP_WRITE_ZEROES:
+		type = RAMDISK_WLOG_WRITE_ZEROES;
+		break;
+	case REQ_OP_FLUSH:
+		type = RAMDISK_WLOG_FLUSH;
+		break;
+	default:
+		return true;
+	}
+	/* a flush, alone or ahead of a write, is logged as it is submitted */
+	if (type == RAMDISK_WLOG_FLUSH || (bio->bi_opf & REQ_PREFLUSH)) {
+		item = rd_wlog_item_make(bio, RAMDISK_WLOG_FLUSH);
+		if (!item) {
+			rd_wlog_out_of_memory(rd, log);
+			return true;
+		}
+		wb->flush_seq = rd_wlog_append(rd, log, item);
+	}
+	if (type == RAMDISK_WLOG_FLUSH || !bio->bi_iter.bi_size)
+		return true;
+	/* past the limit already: the log stops here, with no copy made */
+	if (READ_ONCE(log->bytes) + bio->bi_iter.bi_size > READ_ONCE(log->limit)) {
+		rd_wlog_overflow(rd, log);
+		return true;
+	}
+	item = rd_wlog_item_make(bio, type);
+	if (!item)
+		rd_wlog_out_of_memory(rd, log);
+	wb->entry = item;
+	return true;
+}
+
+void rd_wlog_after(struct rd_device *rd, struct bio *bio, struct rd_wlog_bio *wb)
+{
+	struct rd_wlog *log = READ_ONCE(rd->wlog_rec);
+	struct rd_wlog_item *item;
+
+	/* the log that rd_wlog_before() used: stopping it froze the queue */
+	if (wb->flush_seq != U64_MAX && bio->bi_status) {
+		mutex_lock(&log->lock);
+		item = xa_load(&log->items, wb->flush_seq);
+		WRITE_ONCE(item->flags, item->flags | RAMDISK_WLOG_FAILED);
+		mutex_unlock(&log->lock);
+	}
+	item = wb->entry;
+	if (!item)
+		return;
+	if (bio->bi_status)
+		rd_wlog_item_free(item);
+	else
+		rd_wlog_append(rd, log, item);
+}
+
+/* Recording starts (the submit path sees the log) with the queue frozen or idle. */
+static void rd_wlog_switch_on(struct rd_device *rd, void *log)
+{
+	WRITE_ONCE(rd->wlog, log);
+	/* a bio that finds the log finds it whole: pairs with the address dependency of READ_ONCE() */
+	smp_store_release(&rd->wlog_rec, log);
+}
+
+static int rd_wlog_start(struct rd_device *rd, const char *who, const char *ck, u64 limit)
+{
+	struct rd_wlog *log;
+	int err;
+
+	if (rd->wlog) {
+		pr_warn("%s: the write log is %s; clear it first (it is lost then)\n", who,
+			rd_wlog_state_name(rd));
+		return -EBUSY;
+	}
+	log = kzalloc(sizeof(*log), GFP_KERNEL);
+	if (!log)
+		return -ENOMEM;
+	mutex_init(&log->lock);
+	xa_init(&log->items);
+	log->limit = limit;
+	log->state = RAMDISK_WLOG_RECORDING;
+	if (!ck) {
+		rd_wlog_switch_on(rd, log);
+		return 0;
+	}
+	/* the checkpoint and the first entry with no write between them */
+	err = rd_checkpoint_take_then(rd, who, ck, rd_wlog_switch_on, log);
+	if (err)
+		kfree(log);
+	return err;
+}
+
+/* No bio runs in the log once this returns: it may be freed. */
+static void rd_wlog_stop(struct rd_device *rd)
+{
+	struct rd_wlog *log = rd->wlog;
+	struct rd_frozen frozen;
+
+	rd_freeze(rd, &frozen);
+	WRITE_ONCE(rd->wlog_rec, NULL);
+	rd_thaw(rd, &frozen);
+	if (log->state == RAMDISK_WLOG_RECORDING)
+		log->state = RAMDISK_WLOG_STOPPED;
+}
+
+void rd_wlog_free(struct rd_device *rd)
+{
+	struct rd_wlog *log = rd->wlog;
+	struct rd_wlog_item *item;
+	unsigned long seq;
+
+	if (!log)
+		return;
+	xa_for_each(&log->items, seq, item)
+		rd_wlog_item_free(item);
+	xa_destroy(&log->items);
+	kfree(log);
+	rd->wlog = NULL;
+	rd->wlog_rec = NULL;
+}
+
+/* TEXT: printable, one line, at most RD_WLOG_MARK_MAX characters. */
+static int rd_wlog_mark(struct rd_device *rd, const char *who, const char *text, size_t len)
+{
+	struct rd_wlog *log = rd->wlog;
+	struct rd_wlog_item *item;
+	size_t i;
+
+	if (!log || READ_ONCE(log->state) != RAMDISK_WLOG_RECORDING) {
+		pr_warn("%s: a mark needs a write log that is recording; it is %s\n", who,
+			rd_wlog_state_name(rd));
+		return -EINVAL;
+	}
+	if (!len || len > RD_WLOG_MARK_MAX) {
+		pr_warn("%s: a mark has 1 to %d characters\n", who, RD_WLOG_MARK_MAX);
+		return -EINVAL;
+	}
+	for (i = 0; i < len; i++) {
+		if (!isascii(text[i]) || !isprint(text[i])) {
+			pr_warn("%s: a mark is printable ASCII text\n", who);
+			return -EINVAL;
+		}
+	}
+	item = kzalloc(sizeof(*item), GFP_KERNEL);
+	if (!item)
+		return -ENOMEM;
+	item->type = RAMDISK_WLOG_MARK;
+	item->data = kmemdup(text, len, GFP_KERNEL);
+	if (!item->data) {
+		kfree(item);
+		return -ENOMEM;
+	}
+	item->len = len;
+	if (rd_wlog_append(rd, log, item) == U64_MAX) {
+		pr_warn("%s: the write log is %s: the mark is not in it\n", who,
+			rd_wlog_state_name(rd));
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+int rd_wlog_command(struct rd_device *rd, const char *who, const char *cmd, u64 limit)
+{
+	size_t len = strcspn(cmd, "\n");
+	char name[RD_CHECKPOINT_NAME_LEN];
+	const char *arg;
+	size_t word;
+	int err;
+
+	if (cmd[len] && cmd[len + 1]) {
+		pr_warn("%s: write_log takes one line\n", who);
+		return -EINVAL;
+	}
+	word = strcspn(cmd, "\n ");
+	arg = cmd[word] == ' ' ? cmd + word + 1 : NULL;
+	if (word == 5 && !strncmp(cmd, "start", 5)) {
+		if (!arg)
+			return rd_wlog_start(rd, who, NULL, limit);
+		err = rd_checkpoint_name_parse(who, arg, len - (arg - cmd), name);
+		if (err)
+			return err;
+		return rd_wlog_start(rd, who, name, limit);
+	}
+	if (word == 4 && !strncmp(cmd, "mark", 4) && arg)
+		return rd_wlog_mark(rd, who, arg, len - (arg - cmd));
+	if (!arg && word == 4 && !strncmp(cmd, "stop", 4)) {
+		if (!rd->wlog || rd->wlog->state != RAMDISK_WLOG_RECORDING) {
+			pr_warn("%s: the write log is %s, not recording\n", who,
+				rd_wlog_state_name(rd));
+			return -EINVAL;
+		}
+		rd_wlog_stop(rd);
+		return 0;
+	}
+	if (!arg && word == 5 && !strncmp(cmd, "clear", 5)) {
+		if (rd->wlog) {
+			rd_wlog_stop(rd);
+			rd_wlog_free(rd);
+		}
+		return 0;
+	}
+	pr_warn("%s: write_log takes start, start CHECKPOINT, mark TEXT, stop or clear\n", who);
+	return -EINVAL;
+}
+
+const char *rd_wlog_state_name(struct rd_device *rd)
+{
+	return rd->wlog ? rd_wlog_state_names[READ_ONCE(rd->wlog->state)] : "off";
+}
+
+void rd_wlog_set_limit(struct rd_device *rd, u64 limit)
+{
+	if (rd->wlog)
+		WRITE_ONCE(rd->wlog->limit, limit);
+}
+
+int rd_wlog_read(struct rd_device *rd, struct ramdisk_wlog_read *req)
+{
+	struct ramdisk_wlog_entry __user *out = u64_to_user_ptr(req->entries);
+	char __user *data = u64_to_user_ptr(req->data);
+	struct rd_wlog *log = rd->wlog;
+	struct ramdisk_wlog_entry e;
+	struct rd_wlog_item *item;
+	u64 nr, seq, used = 0;
+	u32 filled = 0;
+
+	if (!log) {
+		req->count = 0;
+		req->data_used = 0;
+		req->nr_entries = 0;
+		req->state = RAMDISK_WLOG_OFF;
+		req->flags = RAMDISK_WLOG_END;
+		return 0;
+	}
+	/* the entries below nr are whole and stay as they are, but for a flush's FAILED */
+	mutex_lock(&log->lock);
+	nr = log->nr;
+	req->state = log->state;
+	mutex_unlock(&log->lock);
+
+	for (seq = req->first; seq < nr && filled < req->count; seq++) {
+		item = xa_load(&log->items, seq);
+		if (item->len > req->data_size - used) {
+			if (!filled) {
+				req->data_used = item->len;
+				return -EMSGSIZE;
+			}
+			break;
+		}
+		memset(&e, 0, sizeof(e));
+		e.seq = seq;
+		e.sector = item->sector;
+		e.nr_sectors = item->nr_sectors;
+		e.type = item->type;
+		e.flags = READ_ONCE(item->flags);
+		e.data_len = item->len;
+		e.data_offset = used;
+		if (item->len && copy_to_user(data + used, item->data, item->len))
+			return -EFAULT;
+		if (copy_to_user(&out[filled], &e, sizeof(e)))
+			return -EFAULT;
+		used += item->len;
+		filled++;
+		cond_resched();
+	}
+	req->count = filled;
+	req->data_used = used;
+	req->nr_entries = nr;
+	req->flags = req->state != RAMDISK_WLOG_RECORDING && req->first + filled >= nr ?
+			     RAMDISK_WLOG_END :
+			     0;
+	return 0;
+}

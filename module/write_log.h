@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The write log of a device: each write, discard, write-zeroes and flush
+ * it acknowledged, in order, with the data of each write, and the marks a
+ * workload wrote, from the moment it was started (usually together with a
+ * checkpoint) until it was stopped or outgrew its limit. Userspace reads
+ * it with RAMDISK_IOC_WLOG_READ; a checkpoint plus the log rebuilds any
+ * state the device went through, and any state a crash could have left.
+ *
+ * The submit path calls rd_wlog_before() and rd_wlog_after() around each
+ * bio only while the device's wlog_on is set; the control calls run under
+ * rd_lock.
+ */
+#ifndef RAMDISK_WRITE_LOG_H
+#define RAMDISK_WRITE_LOG_H
+
+#include <linux/blk_types.h>
+#include <linux/types.h>
+
+struct rd_device;
+struct rd_wlog;
+struct ramdisk_wlog_read;
+
+/* 64 MiB of entries and data by default */
+#define RD_WLOG_LIMIT_DEFAULT (64ULL << 20)
+
+/* What rd_wlog_before() hands to rd_wlog_after() for one bio. */
+struct rd_wlog_bio {
+	void *entry; /* a write's entry, made before it runs, kept after */
+	u64 flush_seq; /* the flush entry logged at submission, or U64_MAX */
+};
+
+/* "start", "start CK", "stop", "mark TEXT" or "clear"; who names the device */
+int rd_wlog_command(struct rd_device *rd, const char *who, const char *cmd, u64 limit);
+/* "off", "recording", "stopped", "overflowed" or "failed" */
+const char *rd_wlog_state_name(struct rd_device *rd);
+void rd_wlog_set_limit(struct rd_device *rd, u64 limit);
+/* At power-off, once no bio can reach the device. */
+void rd_wlog_free(struct rd_device *rd);
+
+/* The submit path: false from before means the bio is to be retried (REQ_NOWAIT). */
+bool rd_wlog_before(struct rd_device *rd, struct bio *bio, struct rd_wlog_bio *wb);
+void rd_wlog_after(struct rd_device *rd, struct bio *bio, struct rd_wlog_bio *wb);
+
+/* RAMDISK_IOC_WLOG_READ, under rd_lock */
+int rd_wlog_read(struct rd_device *rd, struct ramdisk_wlog_read *req);
+
+#endif /* RAMDISK_WRITE_LOG_H */
