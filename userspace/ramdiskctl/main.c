@@ -161,6 +161,24 @@ static const struct command commands[] = {
 	  "    again from CK.\n"
 	  "    -n, --name NAME        the clone's configuration (default rdN)\n"
 	  "    -m, --mem-limit SIZE   most RAM the clone's own pages may take\n" },
+	{ "wlog", cmd_wlog,
+	  "wlog NAME|DEV start [CK]\n"
+	  "wlog NAME|DEV mark TEXT\n"
+	  "wlog NAME|DEV stop|clear\n"
+	  "wlog NAME|DEV show [--json|--raw] [--noheadings]\n"
+	  "wlog NAME|DEV export FILE\n"
+	  "    The write log of a powered device: every write, discard,\n"
+	  "    write-zeroes and flush it acknowledges, in order, with the\n"
+	  "    data. start begins it (with CK: takes checkpoint CK at the\n"
+	  "    same moment, so that CK and the log rebuild every state);\n"
+	  "    mark puts TEXT in it (1 to 127 characters); stop ends it;\n"
+	  "    clear frees it. show prints the entries (EPOCH: the flushes\n"
+	  "    completed before each); export writes them in dm-log-writes'\n"
+	  "    format, which fstests' replay-log reads. The log keeps at\n"
+	  "    most write_log_limit bytes (configfs) and stops there.\n"
+	  "    -j, --json             {\"write_log\": [...]}\n"
+	  "    -r, --raw              no alignment, one space between columns\n"
+	  "    -n, --noheadings       no header line\n" },
 	{ "save", cmd_save,
 	  "save DEV FILE\n"
 	  "    Write the ranges of DEV that hold data into the image FILE,\n"

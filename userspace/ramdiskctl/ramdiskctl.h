@@ -192,5 +192,6 @@ int cmd_restore(int argc, char **argv);
 int cmd_fault(int argc, char **argv);
 int cmd_checkpoint(int argc, char **argv);
 int cmd_rollback(int argc, char **argv);
+int cmd_wlog(int argc, char **argv);
 
 #endif /* RAMDISKCTL_H */

@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# DESCRIPTION: the write log: started with a checkpoint, it records each acknowledged write (with its data), discard, write-zeroes, flush and mark in order; its dm-log-writes export, replayed onto a clone of the checkpoint, rebuilds the device bit for bit; a log that outgrows write_log_limit stops, says so and keeps what it has while the device writes on; bad input is refused with the reason logged and nothing changed
+. "${0%/*}/../lib/common.sh"
+require_root
+require_cmd dd md5sum blkdiscard od jq
+
+load_module nr_devices=0
+grep -q write_log "$RD_CONFIGFS/features" || fail "features does not list write_log"
+cfs=$RD_CONFIGFS
+ctl=$RD_BIN/ramdiskctl
+sum() { md5sum <"$1" | cut -d' ' -f1; }
+state() { cat "$cfs/$1/write_log"; }
+# refused ITEM ATTR TEXT ERRNO MESSAGE: the write fails with ERRNO's text and
+# the kernel log says MESSAGE
+refused() {
+	local status=0 log_lines
+	log_lines=$(dmesg | wc -l)
+	(printf '%s\n' "$3" >"$cfs/$1/$2") 2>"$RD_TMP/werr" || status=$?
+	[ "$status" != 0 ] || fail "$1/$2 took '$3'"
+	grep -q "$4" "$RD_TMP/werr" || fail "$1/$2 '$3': $(cat "$RD_TMP/werr"), want $4"
+	dmesg | tail -n +$((log_lines + 1)) | grep -qF "$5" ||
+		fail "$1/$2 '$3': no '$5' in the kernel log"
+}
+# le64 FILE OFFSET: the little-endian 64-bit number at OFFSET
+le64() { od -An -tu8 -j "$2" -N 8 --endian=little "$1" | tr -d ' '; }
+
+# Writeback mode, so that the block layer sends flushes and FUA writes.
+rd_configure wl size=16M cache_mode=writeback power=1
+dev=$RD_DEV
+assert_eq "$(state wl)" off "write_log before a start"
+dd if=/dev/urandom of="$dev" bs=1M count=4 oflag=direct status=none
+
+echo "a log started with a checkpoint records what the device acknowledged, in order"
+"$ctl" wlog wl start base
+assert_eq "$(state wl)" recording "write_log after start base"
+grep -q '^base ' "$cfs/wl/checkpoints" || fail "start base took no checkpoint base"
+dd if=/dev/urandom of="$dev" bs=64k count=1 seek=3 oflag=direct status=none
+dd if=/dev/urandom of="$dev" bs=4k count=1 seek=100 oflag=direct conv=fsync status=none
+"$ctl" wlog wl mark after-fsync
+blkdiscard -o $((1 << 20)) -l $((1 << 20)) "$dev"
+blkdiscard -z -o $((3 << 20)) -l 65536 "$dev"
+# three writes of a sector each
+dd if=/dev/urandom of="$dev" bs=512 count=3 seek=9001 oflag=direct status=none
+"$ctl" wlog wl stop
+assert_eq "$(state wl)" stopped "write_log after stop"
+"$ctl" wlog wl show --json >"$RD_TMP/log.json"
+jq -c '[.write_log[] | [.type, .sector, .sectors, .mark // ""]]' "$RD_TMP/log.json" >"$RD_TMP/log.short"
+cat "$RD_TMP/log.short"
+# the fsync's flush comes after the write it covers; epochs count them
+assert_eq "$(cat "$RD_TMP/log.short")" \
+	'[["write",384,128,""],["write",800,8,""],["flush",0,0,""],["mark",0,0,"after-fsync"],["discard",2048,2048,""],["zeroes",6144,128,""],["write",9001,1,""],["write",9002,1,""],["write",9003,1,""]]' \
+	"the entries of the log"
+assert_eq "$(jq -c '[.write_log[].epoch]' "$RD_TMP/log.json")" '[0,0,0,1,1,1,1,1,1]' "the epochs"
+assert_eq "$(jq -c '[.write_log[].seq]' "$RD_TMP/log.json")" '[0,1,2,3,4,5,6,7,8]' "the seqs"
+
+echo "its dm-log-writes export, replayed onto a clone of the checkpoint, rebuilds the device"
+"$ctl" wlog wl export "$RD_TMP/log.dmlw"
+assert_eq "$(le64 "$RD_TMP/log.dmlw" 0)" $((0x6a736677736872)) "the export's magic"
+assert_eq "$(le64 "$RD_TMP/log.dmlw" 8)" 1 "the export's version"
+assert_eq "$(le64 "$RD_TMP/log.dmlw" 16)" 9 "the export's nr_entries"
+bs=$(od -An -tu4 -j 24 -N 4 --endian=little "$RD_TMP/log.dmlw" | tr -d ' ')
+assert_eq "$bs" 512 "the export's sectorsize"
+clone=$("$ctl" clone --name replay wl base)
+on_exit "rd_unconfigure replay"
+[ "$(sum "$clone")" != "$(sum "$dev")" ] || fail "the clone of base is already the device"
+# Replay as fstests' replay-log does: header block, then a write's data.
+off=$bs
+for ((i = 0; i < 9; i++)); do
+	sector=$(le64 "$RD_TMP/log.dmlw" "$off")
+	nr=$(le64 "$RD_TMP/log.dmlw" $((off + 8)))
+	flags=$(le64 "$RD_TMP/log.dmlw" $((off + 16)))
+	off=$((off + bs))
+	if ((flags & 4)); then
+		blkdiscard -o $((sector * bs)) -l $((nr * bs)) "$clone"
+	elif ((flags & 9)) && ((nr == 0)); then
+		: # a flush or a mark: no data
+	else
+		dd if="$RD_TMP/log.dmlw" of="$clone" bs="$bs" skip=$((off / bs)) seek="$sector" \
+			count="$nr" oflag=direct status=none
+		off=$((off + nr * bs))
+	fi
+done
+assert_eq "$(sum "$clone")" "$(sum "$dev")" "the clone after the replay"
+rd_unconfigure replay
+
+echo "a log that outgrows write_log_limit stops, says so, and keeps what it has"
+"$ctl" wlog wl clear
+assert_eq "$(state wl)" off "write_log after clear"
+echo 64K >"$cfs/wl/write_log_limit"
+"$ctl" wlog wl start
+log_lines=$(dmesg | wc -l)
+dd if=/dev/urandom of="$dev" bs=32k count=1 oflag=direct status=none
+dd if=/dev/urandom of="$RD_TMP/big" bs=64k count=1 status=none
+dd if="$RD_TMP/big" of="$dev" bs=64k count=1 seek=10 oflag=direct status=none
+assert_eq "$(state wl)" overflowed "write_log past its limit"
+dmesg | tail -n +$((log_lines + 1)) | grep -q "write log reached write_log_limit (65536 bytes) after 1 entries and stopped" ||
+	fail "no overflow message in the kernel log"
+cmp -n 65536 "$RD_TMP/big" <(dd if="$dev" bs=64k skip=10 count=1 iflag=direct status=none) ||
+	fail "the write past the limit did not reach the device"
+assert_eq "$("$ctl" wlog wl show --raw --noheadings | wc -l)" 1 "entries kept past the limit"
+
+echo "bad input: refused, logged, nothing changed"
+refused wl write_log "start" "Device or resource busy" "the write log is overflowed; clear it first"
+refused wl write_log "stop" "Invalid argument" "the write log is overflowed, not recording"
+refused wl write_log "mark x" "Invalid argument" "a mark needs a write log that is recording"
+assert_eq "$(state wl)" overflowed "write_log after the refusals"
+"$ctl" wlog wl clear
+refused wl write_log "bogus" "Invalid argument" "write_log takes start, start CHECKPOINT"
+refused wl write_log "start a/b" "Invalid argument" "a checkpoint name has letters"
+refused wl write_log "start base" "File exists" "checkpoint base exists already"
+refused wl write_log_limit 0 "Invalid argument" "write_log_limit 0 would hold no entry"
+assert_eq "$(state wl)" off "write_log after the refusals"
+assert_eq "$(cat "$cfs/wl/write_log_limit")" 65536 "write_log_limit after the refusal"
+"$ctl" wlog wl start
+refused wl write_log "mark $(printf 'm%.0s' {1..128})" "Invalid argument" "a mark has 1 to 127 characters"
+refused wl write_log "mark tab	here" "Invalid argument" "a mark is printable ASCII text"
+assert_eq "$("$ctl" wlog wl show --raw --noheadings | wc -l)" 0 "entries after refused marks"
+"$ctl" wlog wl clear
+rd_configure cold
+refused cold write_log start "No such device" "write_log needs a powered device"
+assert_eq "$(state cold)" off "write_log of a powered-off item"
+echo "write log ok"

@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wlog: a powered device's write log (its write_log file): start it
+ * (optionally with a checkpoint taken at the same moment), mark it, stop
+ * it, clear it; print its entries; export them in dm-log-writes' format,
+ * which fstests' replay-log reads.
+ */
+#include "ramdiskctl.h"
+
+#include "sysfs_file.h"
+#include "table.h"
+
+#include <endian.h>
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "ramdisk.h"
+
+/* Entries per ioctl, and the data room it starts with (grown for a larger write). */
+#define WLOG_BATCH 1024
+#define WLOG_DATA_ROOM (4u << 20)
+
+/* dm-log-writes' on-disk format (drivers/md/dm-log-writes.c), little-endian. */
+#define DMLW_MAGIC 0x6a736677736872ULL
+#define DMLW_VERSION 1
+#define DMLW_FLUSH 0x1
+#define DMLW_FUA 0x2
+#define DMLW_DISCARD 0x4
+#define DMLW_MARK 0x8
+
+struct dmlw_super {
+	uint64_t magic, version, nr_entries;
+	uint32_t sectorsize;
+} __attribute__((packed));
+
+struct dmlw_entry {
+	uint64_t sector, nr_sectors, flags, data_len;
+};
+
+/* The log read whole: entries, and the data they point into. */
+struct wlog {
+	struct ramdisk_wlog_entry *e;
+	size_t n;
+	unsigned char *data;
+	size_t data_len;
+	uint32_t state;
+};
+
+static const char *const type_names[] = {
+	[RAMDISK_WLOG_WRITE] = "write",		[RAMDISK_WLOG_DISCARD] = "discard",
+	[RAMDISK_WLOG_WRITE_ZEROES] = "zeroes", [RAMDISK_WLOG_FLUSH] = "flush",
+	[RAMDISK_WLOG_MARK] = "mark",
+};
+
+static const char *type_name(unsigned int type)
+{
+	return type < sizeof(type_names) / sizeof(type_names[0]) && type_names[type] ?
+		       type_names[type] :
+		       "?";
+}
+
+static void wlog_free(struct wlog *w)
+{
+	free(w->e);
+	free(w->data);
+}
+
+static void *grow(void *p, size_t size)
+{
+	void *q = realloc(p, size ? size : 1);
+
+	if (!q)
+		err(RC_ERROR, "wlog: out of memory");
+	return q;
+}
+
+/* Reads every entry of the log of the device open at fd; RC_OK or a message. */
+static int wlog_read(const char *cmd, int fd, const char *dev, struct wlog *w)
+{
+	struct ramdisk_wlog_entry batch[WLOG_BATCH];
+	size_t room = WLOG_DATA_ROOM, i;
+	unsigned char *buf = grow(NULL, room);
+	struct ramdisk_wlog_read req;
+
+	memset(w, 0, sizeof(*w));
+	for (;;) {
+		memset(&req, 0, sizeof(req));
+		req.first = w->n;
+		req.count = WLOG_BATCH;
+		req.entries = (uintptr_t)batch;
+		req.data = (uintptr_t)buf;
+		req.data_size = room;
+		if (ioctl(fd, RAMDISK_IOC_WLOG_READ, &req)) {
+			if (errno == EMSGSIZE && req.data_used > room) {
+				room = req.data_used;
+				buf = grow(buf, room);
+				continue;
+			}
+			free(buf);
+			wlog_free(w);
+			if (errno == ENOTTY)
+				warnx("%s: %s has no write log to read (a partition, or a module "
+				      "without write_log)",
+				      cmd, dev);
+			else
+				warn("%s: reading the write log of %s", cmd, dev);
+			return RC_ERROR;
+		}
+		w->state = req.state;
+		w->e = grow(w->e, (w->n + req.count) * sizeof(*w->e));
+		w->data = grow(w->data, w->data_len + req.data_used);
+		memcpy(w->data + w->data_len, buf, req.data_used);
+		for (i = 0; i < req.count; i++) {
+			w->e[w->n + i] = batch[i];
+			w->e[w->n + i].data_offset += w->data_len;
+		}
+		w->n += req.count;
+		w->data_len += req.data_used;
+		/* a log that still records ends, for this read, where it is now */
+		if ((req.flags & RAMDISK_WLOG_END) || !req.count)
+			break;
+	}
+	free(buf);
+	return RC_OK;
+}
+
+/* "fua,atomic,failed" or "-" */
+static void flag_names(unsigned int flags, char *out, size_t len)
+{
+	snprintf(out, len, "%s%s%s", flags & RAMDISK_WLOG_FUA ? "fua," : "",
+		 flags & RAMDISK_WLOG_ATOMIC ? "atomic," : "",
+		 flags & RAMDISK_WLOG_FAILED ? "failed," : "");
+	if (out[0])
+		out[strlen(out) - 1] = '\0';
+	else
+		snprintf(out, len, "-");
+}
+
+static int print_entries(const struct wlog *w, const struct table_style *style)
+{
+	static const struct table_column cols[] = {
+		{ "SEQ", SCOLS_JSON_NUMBER, SCOLS_FL_RIGHT },
+		{ "EPOCH", SCOLS_JSON_NUMBER, SCOLS_FL_RIGHT },
+		{ "TYPE", SCOLS_JSON_STRING, 0 },
+		{ "SECTOR", SCOLS_JSON_NUMBER, SCOLS_FL_RIGHT },
+		{ "SECTORS", SCOLS_JSON_NUMBER, SCOLS_FL_RIGHT },
+		{ "FLAGS", SCOLS_JSON_STRING, 0 },
+		{ "MARK", SCOLS_JSON_STRING, 0 },
+	};
+	struct libscols_table *tb =
+		table_new("write_log", cols, sizeof(cols) / sizeof(cols[0]), style);
+	char num[4][24], flags[32], mark[128];
+	uint64_t epoch = 0;
+	size_t i;
+
+	if (!tb)
+		return RC_ERROR;
+	for (i = 0; i < w->n; i++) {
+		const struct ramdisk_wlog_entry *e = &w->e[i];
+		struct libscols_line *ln = scols_table_new_line(tb, NULL);
+		size_t mlen = e->type == RAMDISK_WLOG_MARK ? e->data_len : 0;
+
+		if (!ln)
+			errx(RC_ERROR, "wlog: out of memory");
+		/* an epoch: the writes between two flushes that completed */
+		snprintf(num[0], sizeof(num[0]), "%" PRIu64, (uint64_t)e->seq);
+		snprintf(num[1], sizeof(num[1]), "%" PRIu64, epoch);
+		snprintf(num[2], sizeof(num[2]), "%" PRIu64, (uint64_t)e->sector);
+		snprintf(num[3], sizeof(num[3]), "%" PRIu32, e->nr_sectors);
+		flag_names(e->flags, flags, sizeof(flags));
+		if (mlen >= sizeof(mark))
+			mlen = sizeof(mark) - 1;
+		memcpy(mark, w->data + e->data_offset, mlen);
+		mark[mlen] = '\0';
+		if (scols_line_set_data(ln, 0, num[0]) || scols_line_set_data(ln, 1, num[1]) ||
+		    scols_line_set_data(ln, 2, type_name(e->type)) ||
+		    scols_line_set_data(ln, 3, num[2]) || scols_line_set_data(ln, 4, num[3]) ||
+		    scols_line_set_data(ln, 5, flags) || scols_line_set_data(ln, 6, mark))
+			errx(RC_ERROR, "wlog: out of memory");
+		if (e->type == RAMDISK_WLOG_FLUSH && !(e->flags & RAMDISK_WLOG_FAILED))
+			epoch++;
+	}
+	return table_print(tb, style);
+}
+
+static int write_all(int fd, const void *buf, size_t len, off_t off)
+{
+	const unsigned char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = pwrite(fd, p, len, off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+		off += n;
+	}
+	return 0;
+}
+
+/*
+ * dm-log-writes' layout in blocks of the device's logical block size: the
+ * super block first, then per entry a block with its header (a mark's text
+ * after it) and, for a write, its data. Sectors count those blocks. A
+ * write-zeroes becomes a write of zeros, which any replay target honours;
+ * a flush that failed is left out, since it made nothing durable.
+ */
+static int export_dmlw(const char *cmd, const struct wlog *w, uint32_t bs, const char *file)
+{
+	unsigned char *block = grow(NULL, bs), *zeros = NULL;
+	struct dmlw_super super = { 0 };
+	struct dmlw_entry h;
+	uint64_t nr = 0, per = bs / 512;
+	off_t off = bs;
+	size_t i, zlen = 0;
+	int fd, rc = RC_ERROR;
+
+	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		warn("%s: %s", cmd, file);
+		free(block);
+		return RC_ERROR;
+	}
+	for (i = 0; i < w->n; i++) {
+		const struct ramdisk_wlog_entry *e = &w->e[i];
+		uint64_t flags = 0, dlen = 0, mlen = 0;
+
+		switch (e->type) {
+		case RAMDISK_WLOG_FLUSH:
+			if (e->flags & RAMDISK_WLOG_FAILED)
+				continue;
+			flags = DMLW_FLUSH;
+			break;
+		case RAMDISK_WLOG_MARK:
+			flags = DMLW_MARK;
+			mlen = e->data_len < bs - sizeof(h) - 1 ? e->data_len : bs - sizeof(h) - 1;
+			break;
+		case RAMDISK_WLOG_DISCARD:
+			flags = DMLW_DISCARD;
+			break;
+		default:
+			dlen = (uint64_t)e->nr_sectors * 512;
+			break;
+		}
+		if (e->flags & RAMDISK_WLOG_FUA)
+			flags |= DMLW_FUA;
+		memset(block, 0, bs);
+		h.sector = htole64(e->sector / per);
+		h.nr_sectors = htole64(e->type == RAMDISK_WLOG_MARK ? 0 : e->nr_sectors / per);
+		h.flags = htole64(flags);
+		h.data_len = htole64(mlen);
+		memcpy(block, &h, sizeof(h));
+		memcpy(block + sizeof(h), w->data + e->data_offset, mlen);
+		if (write_all(fd, block, bs, off))
+			goto fail;
+		off += bs;
+		if (dlen && e->type == RAMDISK_WLOG_WRITE) {
+			if (write_all(fd, w->data + e->data_offset, dlen, off))
+				goto fail;
+		} else if (dlen) {
+			if (zlen < dlen) {
+				free(zeros);
+				zeros = calloc(1, dlen);
+				if (!zeros)
+					errx(RC_ERROR, "wlog: out of memory");
+				zlen = dlen;
+			}
+			if (write_all(fd, zeros, dlen, off))
+				goto fail;
+		}
+		off += (off_t)dlen;
+		nr++;
+	}
+	super.magic = htole64(DMLW_MAGIC);
+	super.version = htole64(DMLW_VERSION);
+	super.nr_entries = htole64(nr);
+	super.sectorsize = htole32(bs);
+	memset(block, 0, bs);
+	memcpy(block, &super, sizeof(super));
+	if (write_all(fd, block, bs, 0))
+		goto fail;
+	rc = RC_OK;
+fail:
+	if (rc)
+		warn("%s: writing %s", cmd, file);
+	if (close(fd) && !rc) {
+		warn("%s: %s", cmd, file);
+		rc = RC_ERROR;
+	}
+	free(block);
+	free(zeros);
+	return rc;
+}
+
+/* What the module's refusal of a write_log line means. */
+static int refused(const char *cmd, const struct rdctl_device *d, const char *action, int err)
+{
+	char path[PATH_MAX], state[32] = "";
+
+	path_fmt(path, sizeof(path), "%s/%s/write_log", configfs_root(), d->name);
+	sysfs_read_line(path, state, sizeof(state));
+	switch (err) {
+	case EBUSY:
+		warnx("%s: %s: a write log is there already (%s); read or export it, then "
+		      "clear it",
+		      cmd, d->name, state);
+		return RC_BUSY;
+	case EEXIST:
+		warnx("%s: %s: the checkpoint exists already", cmd, d->name);
+		return RC_EXISTS;
+	case ENODEV:
+		warnx("%s: %s is powered off; a device has a write log only while powered", cmd,
+		      d->name);
+		return RC_NO_DEVICE;
+	case EINVAL:
+		if (strcmp(action, "start"))
+			warnx("%s: %s: cannot %s: the write log is %s, not recording", cmd, d->name,
+			      action, state[0] ? state : "off");
+		else
+			warnx("%s: %s: cannot start the write log (see dmesg)", cmd, d->name);
+		return RC_USAGE;
+	default:
+		return report_errno(err, "%s: %s: %s", cmd, d->name, action);
+	}
+}
+
+int cmd_wlog(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "raw", no_argument, NULL, 'r' },
+		{ "noheadings", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct table_style style = { 0 };
+	char path[PATH_MAX], line[256], dev[32], bs_path[PATH_MAX];
+	struct rdctl_device d;
+	const char *target, *sub;
+	uint64_t bs;
+	struct wlog w;
+	int opt, rc, fd, nops;
+	bool show;
+
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+		return command_help("wlog");
+	if (argc < 3)
+		return usage_error("wlog",
+				   "takes a device and start, stop, mark, clear, show or export");
+	target = argv[1];
+	sub = argv[2];
+	show = !strcmp(sub, "show");
+	argc -= 2;
+	argv += 2;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, ":jrnh", longopts, NULL)) != -1) {
+		if (opt == 'h')
+			return command_help("wlog");
+		if (opt == '?' || opt == ':')
+			return option_error("wlog", argv, opt);
+		if (!show)
+			return usage_error("wlog", "only show takes --json, --raw, --noheadings");
+		style.json |= opt == 'j';
+		style.raw |= opt == 'r';
+		style.noheadings |= opt == 'n';
+	}
+	nops = argc - optind;
+	if (!strcmp(sub, "start")) {
+		if (nops > 1)
+			return usage_error("wlog", "start takes at most a checkpoint name");
+		snprintf(line, sizeof(line), "start%s%s", nops ? " " : "",
+			 nops ? argv[optind] : "");
+	} else if (!strcmp(sub, "mark")) {
+		if (nops != 1 || !argv[optind][0] || strlen(argv[optind]) > 127)
+			return usage_error("wlog", "mark takes one text of 1 to 127 characters");
+		snprintf(line, sizeof(line), "mark %s", argv[optind]);
+	} else if (!strcmp(sub, "stop") || !strcmp(sub, "clear") || show) {
+		if (nops)
+			return usage_error("wlog", "%s takes no operand", sub);
+		snprintf(line, sizeof(line), "%s", sub);
+	} else if (!strcmp(sub, "export")) {
+		if (nops != 1)
+			return usage_error("wlog", "export takes one file name");
+	} else {
+		return usage_error("wlog",
+				   "unknown action '%s': start, stop, mark, clear, show or export",
+				   sub);
+	}
+
+	rc = resolve_configured("wlog", target, &d);
+	if (rc)
+		return rc;
+	path_fmt(path, sizeof(path), "%s/%s/write_log", configfs_root(), d.name);
+	if (!module_supports("write_log")) {
+		warnx("wlog: the loaded ramdisk module has no write_log (see its features)");
+		return RC_ERROR;
+	}
+	if (d.index < 0) {
+		warnx("wlog: %s is powered off; a device has a write log only while powered",
+		      d.name);
+		return RC_NO_DEVICE;
+	}
+	if (strcmp(sub, "show") && strcmp(sub, "export")) {
+		if (sysfs_write_line(path, line))
+			return refused("wlog", &d, sub, errno);
+		return RC_OK;
+	}
+
+	rd_devpath(&d, dev, sizeof(dev));
+	fd = open(dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		warn("wlog: %s", dev);
+		return RC_ERROR;
+	}
+	rc = wlog_read("wlog", fd, dev, &w);
+	close(fd);
+	if (rc)
+		return rc;
+	if (show) {
+		rc = print_entries(&w, &style);
+	} else {
+		path_fmt(bs_path, sizeof(bs_path), "%s/block/ramdisk%d/queue/logical_block_size",
+			 sysfs_root(), d.index);
+		if (sysfs_read_u64(bs_path, &bs) || bs < 512 || bs > 65536) {
+			warnx("wlog: cannot read the logical block size of %s", dev);
+			rc = RC_ERROR;
+		} else {
+			if (w.state == RAMDISK_WLOG_RECORDING)
+				warnx("wlog: %s: the log still records: exported up to entry %zu",
+				      d.name, w.n);
+			rc = export_dmlw("wlog", &w, (uint32_t)bs, argv[optind]);
+		}
+	}
+	wlog_free(&w);
+	return rc;
+}
