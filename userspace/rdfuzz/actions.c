@@ -315,6 +315,42 @@ static void rollback_accepted(struct fuzz *f, struct slot *s, const struct value
 		memset(s->shadow.seq, 0xff, sizeof(s->shadow.seq));
 }
 
+/* --- write logs ------------------------------------------------------------ */
+
+static bool has_attr(const struct fuzz *f, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->nr_attrs; i++)
+		if (!strcmp(f->attrs[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * A write log keeps up to write_log_limit bytes of the device's writes in
+ * the guest's memory, and rdfuzz runs several slots in a guest of 1-2 GiB.
+ * Half the draws on write_log_limit are 4K to 8M (value_write_log_limit());
+ * the other half are generic values, some huge (4096T), which the parser
+ * must see too. So rather than never draw them, a limit above 8M the module
+ * took is put back to 8M at once, and so is the default (64M) of a
+ * configuration the mkdir step makes or finds: no limit above 8M stays in
+ * effect past a step.
+ */
+static void write_log_limit_cap(struct fuzz *f, struct slot *s)
+{
+	char path[512], buf[64];
+	int err;
+
+	slot_path(f, s, "write_log_limit", path, sizeof(path));
+	if (read_file(path, buf, sizeof(buf)) > 0 && strtoull(buf, NULL, 10) <= WRITE_LOG_LIMIT_MAX)
+		return;
+	err = write_file(path, "8M\n", 3);
+	fuzz_log(f, " write_log_limit back to 8M: %s", err ? strerror(err) : "ok");
+	if (err)
+		fuzz_report(f, "%s refused 8M: %s", path, strerror(err));
+}
+
 /* --- slot state ------------------------------------------------------------ */
 
 /*
@@ -367,6 +403,8 @@ static void do_mkdir(struct fuzz *f, struct slot *s, uint64_t x1, const struct v
 		slot_path(f, s, NULL, path, sizeof(path));
 		if (mkdir(path, 0755) && errno != EEXIST)
 			fuzz_report(f, "mkdir %s: %s", path, strerror(errno));
+		else if (has_attr(f, "write_log_limit"))
+			write_log_limit_cap(f, s);
 		fuzz_log(f, " done");
 		return;
 	}
@@ -427,6 +465,8 @@ static void do_attr(struct fuzz *f, struct slot *s, const char *attr, const stru
 			checkpoints_accepted(f, s, v);
 		if (!strcmp(attr, "rollback"))
 			rollback_accepted(f, s, v);
+		if (!strcmp(attr, "write_log_limit"))
+			write_log_limit_cap(f, s);
 		return;
 	}
 	f->refused++;
@@ -439,7 +479,13 @@ static void do_attr(struct fuzz *f, struct slot *s, const char *attr, const stru
 	/* only a device that clones start from stays powered so */
 	if (err == ENOTEMPTY && !clones_of(f, s, NULL))
 		fuzz_report(f, "%s: ENOTEMPTY, yet no powered clone names the device", path);
-	if (had >= 0 && read_file(path, after, sizeof(after)) >= 0 && strcmp(before, after))
+	/*
+	 * write_log reads a state that moves by itself: a log overflows, or
+	 * fails, with I/O in flight (the busy reader's flushes), so it may
+	 * read "recording" before a refused write and "overflowed" after.
+	 */
+	if (strcmp(attr, "write_log") && had >= 0 && read_file(path, after, sizeof(after)) >= 0 &&
+	    strcmp(before, after))
 		fuzz_report(f, "%s changed from %.40s to %.40s by a refused write", path, before,
 			    after);
 }
@@ -937,6 +983,16 @@ void fuzz_step(struct fuzz *f)
 	/* and half the clone_of writes name a checkpoint of one slot's device */
 	if (a == A_ATTR && !strcmp(f->attrs[x1 % f->nr_attrs], "clone_of") && x2 % 2)
 		value_clone_of(x2 >> 4, (unsigned int)((x2 >> 1) % f->nr_slots), &v);
+	/*
+	 * and half the write log writes are its commands, never "start CK":
+	 * the checkpoint that takes would be unknown to the model, and a
+	 * later +CK or rollback to it would be reported wrongly
+	 */
+	if (a == A_ATTR && !strcmp(f->attrs[x1 % f->nr_attrs], "write_log") && x2 % 2)
+		value_write_log(x2 >> 1, &v);
+	/* and half the limits are small; do_attr() puts larger ones back to 8M */
+	if (a == A_ATTR && !strcmp(f->attrs[x1 % f->nr_attrs], "write_log_limit") && x2 % 2)
+		value_write_log_limit(x2 >> 1, &v);
 
 	fuzz_log(f, "%" PRIu64 " %s %s", f->step, action_names[a], s->name);
 	switch (a) {

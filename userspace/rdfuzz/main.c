@@ -23,7 +23,8 @@ static const char default_features[] =
 	"flush_latency_ns,format,index,"
 	"io_min,io_opt,max_part,mem_limit,numa_node,phys_addr,phys_size,"
 	"physical_block_size,power,power_cut,power_cut_drop_percent,power_cut_seed,"
-	"power_cut_unit,read_latency_ns,rollback,rotational,size,spare_pages,write_latency_ns";
+	"power_cut_unit,read_latency_ns,rollback,rotational,size,spare_pages,write_latency_ns,"
+	"write_log,write_log_limit";
 
 static void usage(FILE *out)
 {

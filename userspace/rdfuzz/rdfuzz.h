@@ -54,6 +54,15 @@ void value_checkpoints(uint64_t x, struct value *v);
 void value_clone_of(uint64_t x, unsigned int slot, struct value *v);
 /* A checkpoint name for the rollback attribute, from a draw x. */
 void value_rollback(uint64_t x, struct value *v);
+/*
+ * A line for the write_log attribute from a draw x: start, stop, clear,
+ * mark TEXT, or a line the module must refuse. Never "start CK".
+ */
+void value_write_log(uint64_t x, struct value *v);
+/* The most write_log_limit rdfuzz leaves in effect: logs stay small. */
+#define WRITE_LOG_LIMIT_MAX (8u << 20)
+/* A size for write_log_limit from a draw x: 4K to WRITE_LOG_LIMIT_MAX. */
+void value_write_log_limit(uint64_t x, struct value *v);
 /* A printable form of v for the log (escapes, long runs shortened). */
 void value_describe(const struct value *v, char *out, size_t size);
 

@@ -365,3 +365,78 @@ void value_rollback(uint64_t x, struct value *v)
 	checkpoint_name(x >> 1, name, sizeof(name));
 	v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "%s%s", name, x % 2 ? "\n" : "");
 }
+
+/*
+ * A line for the write_log attribute, from a draw already made: mostly the
+ * commands, so that logs start, record, stop and go; mark with a short text,
+ * or the longest the module takes; and lines it must refuse. Never
+ * "start CK": that takes checkpoint CK, which the model of the slot's
+ * checkpoints (checkpoints_accepted() in actions.c) would not know of.
+ */
+void value_write_log(uint64_t x, struct value *v)
+{
+	static const char *const refused[] = { "mark ",	    "mark",	  "start ",
+					       "start  ",   "startx",	  "stop 1",
+					       "clear x",   "Start",	  "mark caf\xc3\xa9",
+					       "mark a\tb", "start\nstop" };
+	const char *nl = x & 0x1000 ? "\n" : "";
+	char text[130];
+
+	switch (x % 10) {
+	case 0:
+	case 1:
+	case 2:
+		v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "start%s", nl);
+		break;
+	case 3:
+	case 4:
+		v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "stop%s", nl);
+		break;
+	case 5:
+		v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "clear%s", nl);
+		break;
+	case 6:
+	case 7:
+	case 8:
+		/* 127 characters are the most a mark takes, 128 too many */
+		if ((x >> 4) % 16 == 0) {
+			memset(text, 'z', sizeof(text));
+			text[(x >> 8) % 2 ? 127 : 128] = '\0';
+		} else {
+			snprintf(text, sizeof(text), "m%" PRIu64, (x >> 13) % 1000000);
+		}
+		v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "mark %s%s", text, nl);
+		break;
+	default:
+		v->len = (size_t)snprintf(
+			v->buf, sizeof(v->buf), "%s%s",
+			refused[(x >> 4) % (sizeof(refused) / sizeof(refused[0]))], nl);
+		break;
+	}
+}
+
+/*
+ * A size for write_log_limit, from a draw already made: 4K to 8M in bytes,
+ * K or M, so that logs overflow at sizes a run reaches without eating the
+ * guest's memory (see write_log_limit_cap() in actions.c for the rest).
+ */
+void value_write_log_limit(uint64_t x, struct value *v)
+{
+	const char *nl = x & 0x1000 ? "\n" : "";
+	uint64_t n = x >> 13;
+
+	switch (x % 3) {
+	case 0:
+		v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "%" PRIu64 "%s",
+					  4096 + n % (WRITE_LOG_LIMIT_MAX - 4096 + 1), nl);
+		break;
+	case 1:
+		v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "%" PRIu64 "K%s",
+					  4 + n % (WRITE_LOG_LIMIT_MAX / 1024 - 4 + 1), nl);
+		break;
+	default:
+		v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "%" PRIu64 "M%s",
+					  1 + n % (WRITE_LOG_LIMIT_MAX >> 20), nl);
+		break;
+	}
+}
