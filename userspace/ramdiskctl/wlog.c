@@ -20,14 +20,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "ramdisk.h"
-
-/* Entries per ioctl, and the data room it starts with (grown for a larger write). */
-#define WLOG_BATCH 1024
-#define WLOG_DATA_ROOM (4u << 20)
+#include "wlog.h"
 
 /* dm-log-writes' on-disk format (drivers/md/dm-log-writes.c), little-endian. */
 #define DMLW_MAGIC 0x6a736677736872ULL
@@ -45,93 +41,6 @@ struct dmlw_super {
 struct dmlw_entry {
 	uint64_t sector, nr_sectors, flags, data_len;
 };
-
-/* The log read whole: entries, and the data they point into. */
-struct wlog {
-	struct ramdisk_wlog_entry *e;
-	size_t n;
-	unsigned char *data;
-	size_t data_len;
-	uint32_t state;
-};
-
-static const char *const type_names[] = {
-	[RAMDISK_WLOG_WRITE] = "write",		[RAMDISK_WLOG_DISCARD] = "discard",
-	[RAMDISK_WLOG_WRITE_ZEROES] = "zeroes", [RAMDISK_WLOG_FLUSH] = "flush",
-	[RAMDISK_WLOG_MARK] = "mark",
-};
-
-static const char *type_name(unsigned int type)
-{
-	return type < sizeof(type_names) / sizeof(type_names[0]) && type_names[type] ?
-		       type_names[type] :
-		       "?";
-}
-
-static void wlog_free(struct wlog *w)
-{
-	free(w->e);
-	free(w->data);
-}
-
-static void *grow(void *p, size_t size)
-{
-	void *q = realloc(p, size ? size : 1);
-
-	if (!q)
-		err(RC_ERROR, "wlog: out of memory");
-	return q;
-}
-
-/* Reads every entry of the log of the device open at fd; RC_OK or a message. */
-static int wlog_read(const char *cmd, int fd, const char *dev, struct wlog *w)
-{
-	struct ramdisk_wlog_entry batch[WLOG_BATCH];
-	size_t room = WLOG_DATA_ROOM, i;
-	unsigned char *buf = grow(NULL, room);
-	struct ramdisk_wlog_read req;
-
-	memset(w, 0, sizeof(*w));
-	for (;;) {
-		memset(&req, 0, sizeof(req));
-		req.first = w->n;
-		req.count = WLOG_BATCH;
-		req.entries = (uintptr_t)batch;
-		req.data = (uintptr_t)buf;
-		req.data_size = room;
-		if (ioctl(fd, RAMDISK_IOC_WLOG_READ, &req)) {
-			if (errno == EMSGSIZE && req.data_used > room) {
-				room = req.data_used;
-				buf = grow(buf, room);
-				continue;
-			}
-			free(buf);
-			wlog_free(w);
-			if (errno == ENOTTY)
-				warnx("%s: %s has no write log to read (a partition, or a module "
-				      "without write_log)",
-				      cmd, dev);
-			else
-				warn("%s: reading the write log of %s", cmd, dev);
-			return RC_ERROR;
-		}
-		w->state = req.state;
-		w->e = grow(w->e, (w->n + req.count) * sizeof(*w->e));
-		w->data = grow(w->data, w->data_len + req.data_used);
-		memcpy(w->data + w->data_len, buf, req.data_used);
-		for (i = 0; i < req.count; i++) {
-			w->e[w->n + i] = batch[i];
-			w->e[w->n + i].data_offset += w->data_len;
-		}
-		w->n += req.count;
-		w->data_len += req.data_used;
-		/* a log that still records ends, for this read, where it is now */
-		if ((req.flags & RAMDISK_WLOG_END) || !req.count)
-			break;
-	}
-	free(buf);
-	return RC_OK;
-}
 
 /* "fua,atomic,failed" or "-" */
 static void flag_names(unsigned int flags, char *out, size_t len)
@@ -182,7 +91,7 @@ static int print_entries(const struct wlog *w, const struct table_style *style)
 		memcpy(mark, w->data + e->data_offset, mlen);
 		mark[mlen] = '\0';
 		if (scols_line_set_data(ln, 0, num[0]) || scols_line_set_data(ln, 1, num[1]) ||
-		    scols_line_set_data(ln, 2, type_name(e->type)) ||
+		    scols_line_set_data(ln, 2, wlog_type_name(e->type)) ||
 		    scols_line_set_data(ln, 3, num[2]) || scols_line_set_data(ln, 4, num[3]) ||
 		    scols_line_set_data(ln, 5, flags) || scols_line_set_data(ln, 6, mark))
 			errx(RC_ERROR, "wlog: out of memory");
@@ -219,7 +128,7 @@ static int write_all(int fd, const void *buf, size_t len, off_t off)
  */
 static int export_dmlw(const char *cmd, const struct wlog *w, uint32_t bs, const char *file)
 {
-	unsigned char *block = grow(NULL, bs), *zeros = NULL;
+	unsigned char *block = calloc(1, bs), *zeros = NULL;
 	struct dmlw_super super = { 0 };
 	struct dmlw_entry h;
 	uint64_t nr = 0, per = bs / 512;
@@ -227,6 +136,8 @@ static int export_dmlw(const char *cmd, const struct wlog *w, uint32_t bs, const
 	size_t i, zlen = 0;
 	int fd, rc = RC_ERROR;
 
+	if (!block)
+		errx(RC_ERROR, "wlog: out of memory");
 	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		warn("%s: %s", cmd, file);
@@ -424,10 +335,17 @@ int cmd_wlog(int argc, char **argv)
 		warn("wlog: %s", dev);
 		return RC_ERROR;
 	}
-	rc = wlog_read("wlog", fd, dev, &w);
+	if (wlog_read(fd, &w)) {
+		if (errno == ENOTTY)
+			warnx("wlog: %s has no write log to read (a partition, or a module without "
+			      "write_log)",
+			      dev);
+		else
+			warn("wlog: reading the write log of %s", dev);
+		close(fd);
+		return RC_ERROR;
+	}
 	close(fd);
-	if (rc)
-		return rc;
 	if (show) {
 		rc = print_entries(&w, &style);
 	} else {

@@ -17,16 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* --- rng.c: the seeded generator ------------------------------------------ */
-
-struct rng {
-	uint64_t state;
-};
-
-void rng_seed(struct rng *r, uint64_t seed);
-uint64_t rng_next(struct rng *r);
-/* Uniform in [0, n); n > 0. */
-uint64_t rng_below(struct rng *r, uint64_t n);
+#include "rng.h"
 
 /* --- values.c: random text for attributes and sysfs files ---------------- */
 

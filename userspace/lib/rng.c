@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The fuzzer's only source of randomness: splitmix64, small, fast and the
- * same on every machine, so a seed printed by one run replays on another.
- */
-#include "rdfuzz.h"
+/* splitmix64 (rng.h). */
+#include "rng.h"
 
 void rng_seed(struct rng *r, uint64_t seed)
 {
