@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Crash states of a write log (crash_plan.h). */
+#include "crash_plan.h"
+
+#include "rng.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int is_flush(const struct ramdisk_wlog_entry *e)
+{
+	return e->type == RAMDISK_WLOG_FLUSH && !(e->flags & RAMDISK_WLOG_FAILED);
+}
+
+int crash_epochs_find(const struct wlog *w, struct crash_epochs *ep)
+{
+	size_t i, k = 0;
+
+	ep->nr = 1;
+	for (i = 0; i < w->n; i++)
+		ep->nr += is_flush(&w->e[i]);
+	ep->start = calloc(ep->nr + 1, sizeof(*ep->start));
+	if (!ep->start)
+		return -1;
+	ep->start[k++] = 0;
+	for (i = 0; i < w->n; i++)
+		if (is_flush(&w->e[i]))
+			ep->start[k++] = i + 1;
+	ep->start[k] = w->n;
+	return 0;
+}
+
+void crash_epochs_free(struct crash_epochs *ep)
+{
+	free(ep->start);
+	ep->start = NULL;
+	ep->nr = 0;
+}
+
+/* The data entries of epoch k: its end, not counting the flush that closes it. */
+static size_t epoch_end(const struct crash_epochs *ep, size_t k)
+{
+	size_t end = ep->start[k + 1];
+
+	return k + 1 < ep->nr ? end - 1 : end;
+}
+
+unsigned int crash_epoch_states(const struct wlog *w, const struct crash_epochs *ep, size_t k,
+				unsigned int max)
+{
+	size_t i, data = 0;
+
+	for (i = ep->start[k]; i < epoch_end(ep, k); i++)
+		data += wlog_is_data(&w->e[i]);
+	/* nothing to choose: the one state is the durable prefix */
+	if (!data)
+		return max ? 1 : 0;
+	return max;
+}
+
+/* An independent stream per (seed, epoch, index): splitmix64 of a mix of the three. */
+static void state_rng(struct rng *r, uint64_t seed, size_t k, unsigned int index)
+{
+	struct rng mix;
+
+	rng_seed(&mix, seed ^ ((uint64_t)k * 0x9e3779b97f4a7c15ull));
+	rng_seed(r, rng_next(&mix) ^ ((uint64_t)index << 32 | index));
+	rng_next(r);
+}
+
+static int add_piece(struct crash_state *st, size_t *room, size_t entry, uint32_t first,
+		     uint32_t nr)
+{
+	struct crash_piece *p;
+
+	if (st->nr == *room) {
+		*room = *room ? *room * 2 : 16;
+		p = realloc(st->pieces, *room * sizeof(*p));
+		if (!p)
+			return -1;
+		st->pieces = p;
+	}
+	st->pieces[st->nr++] = (struct crash_piece){ entry, first, nr };
+	return 0;
+}
+
+/* A torn write: each logical block kept or lost by one draw; the kept ones in runs. */
+static int add_torn(struct crash_state *st, size_t *room, struct rng *r, size_t entry,
+		    uint32_t sectors, uint32_t per_block)
+{
+	uint32_t b, blocks = sectors / per_block, run = 0;
+
+	for (b = 0; b <= blocks; b++) {
+		if (b < blocks && rng_below(r, 2)) {
+			run++;
+			continue;
+		}
+		if (run && add_piece(st, room, entry, (b - run) * per_block, run * per_block))
+			return -1;
+		run = 0;
+	}
+	return 0;
+}
+
+int crash_state_make(const struct wlog *w, const struct crash_epochs *ep, size_t k,
+		     unsigned int index, uint64_t seed, uint32_t block, struct crash_state *st)
+{
+	size_t first = ep->start[k], end = epoch_end(ep, k), room = 0, i;
+	uint32_t per_block = block >= 512 ? block / 512 : 1;
+	struct rng r;
+
+	memset(st, 0, sizeof(*st));
+	st->epoch = k;
+	st->index = index;
+	if (index == 0)
+		st->cut = end;
+	else if (index == 1 || end == first)
+		st->cut = first;
+	state_rng(&r, seed, k, index);
+	if (index >= 2 && end > first)
+		st->cut = first + 1 + rng_below(&r, end - first);
+
+	for (i = first; i < st->cut; i++) {
+		const struct ramdisk_wlog_entry *e = &w->e[i];
+		int whole = index == 0 || (e->flags & RAMDISK_WLOG_FUA);
+
+		if (!wlog_is_data(e))
+			continue;
+		if (!whole && !rng_below(&r, 2))
+			continue;
+		/* a write of one block, an atomic one, or a discard cannot tear */
+		if (!whole && e->type != RAMDISK_WLOG_DISCARD &&
+		    !(e->flags & RAMDISK_WLOG_ATOMIC) && e->nr_sectors > per_block &&
+		    rng_below(&r, 2)) {
+			if (add_torn(st, &room, &r, i, e->nr_sectors, per_block))
+				goto nomem;
+			continue;
+		}
+		if (add_piece(st, &room, i, 0, e->nr_sectors))
+			goto nomem;
+	}
+	return 0;
+
+nomem:
+	crash_state_free(st);
+	errno = ENOMEM;
+	return -1;
+}
+
+void crash_state_free(struct crash_state *st)
+{
+	free(st->pieces);
+	st->pieces = NULL;
+	st->nr = 0;
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t len)
+{
+	const unsigned char *b = p;
+
+	while (len--)
+		h = (h ^ *b++) * 0x100000001b3ull;
+	return h;
+}
+
+uint64_t crash_state_hash(const struct wlog *w, const struct crash_state *st)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	h = fnv(h, &st->cut, sizeof(st->cut));
+	for (i = 0; i < st->nr; i++) {
+		const struct crash_piece *p = &st->pieces[i];
+		const struct ramdisk_wlog_entry *e = &w->e[p->entry];
+		uint64_t where[3] = { e->sector + p->first, p->nr, e->type };
+
+		h = fnv(h, where, sizeof(where));
+		if (e->type == RAMDISK_WLOG_WRITE)
+			h = fnv(h, w->data + e->data_offset + (size_t)p->first * 512,
+				(size_t)p->nr * 512);
+	}
+	return h;
+}
