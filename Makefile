@@ -36,7 +36,7 @@ LIB_HDRS := $(wildcard $(TOP)/userspace/lib/*.h) $(wildcard $(TOP)/include/uapi/
 
 .DEFAULT_GOAL := all
 .PHONY: all module userspace userspace-asan check check-static check-host \
-	check-vm deps demo shell format clean help
+	check-vm check-crash deps demo shell format clean help
 
 all: module userspace
 
@@ -83,6 +83,8 @@ SMARTCOLS_CFLAGS := $(shell pkg-config --cflags smartcols 2>/dev/null || \
 SMARTCOLS_LIBS := $(shell pkg-config --libs smartcols 2>/dev/null || echo -lsmartcols)
 $(BUILD)/obj/ramdiskctl/%.o $(BUILD)/asan/obj/ramdiskctl/%.o: USER_CFLAGS += $(SMARTCOLS_CFLAGS)
 ramdiskctl_LDLIBS += $(SMARTCOLS_LIBS)
+$(BUILD)/obj/rdcrash/%.o $(BUILD)/asan/obj/rdcrash/%.o: USER_CFLAGS += $(SMARTCOLS_CFLAGS)
+rdcrash_LDLIBS += $(SMARTCOLS_LIBS)
 
 define program_rules
 $(1)_SRCS := $$(wildcard $(TOP)/userspace/$(1)/*.c)
@@ -146,6 +148,9 @@ check-host:
 	@$(TOP)/tests/check --only host
 check-vm:
 	@KVERS='$(KVERS)' $(TOP)/tests/check --only vm $(if $(TESTS),--tests '$(TESTS)')
+# rdcrash on every built-in workload, ext4 and xfs: too long for make check.
+check-crash:
+	@KVERS='$(lastword $(KVERS))' $(TOP)/tests/check --only vm --tests 130
 
 # --- set-up and tools ------------------------------------------------------
 
@@ -188,6 +193,7 @@ help:
 	@echo '  make build-rt       build against the 6.12 PREEMPT_RT headers'
 	@echo '  make debug-kernel   build the 6.12 KASAN/lockdep/kmemleak/fault-injection kernel (KVER=6.12-debug)'
 	@echo '  make check-debug    the VM suite on the debug kernel (TESTS="7"); not part of make check'
+	@echo '  make check-crash    rdcrash on every built-in workload, ext4 and xfs (about 5 min); not part of make check'
 	@echo '  make install        install the tools and man pages (PREFIX, DESTDIR); uninstall'
 	@echo '  make modules_install  install ramdisk.ko through kbuild; dkms-source for dkms add'
 	@echo '  make skeleton       regenerate the lab 6 skeleton; lab-solution builds its solution'

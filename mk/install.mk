@@ -2,7 +2,8 @@
 #
 # make install          the tools and their man pages under PREFIX
 #                       (default /usr/local), staged below DESTDIR if set:
-#                       ramdiskctl in sbin (man 8), rdbench in bin (man 1)
+#                       ramdiskctl in sbin (man 8), rdbench and rdcrash in
+#                       bin (man 1)
 # make uninstall        removes what install put there
 # make modules_install  ramdisk.ko for KVER (or KDIR) through kbuild's own
 #                       modules_install: /lib/modules/KVER/updates/, then
@@ -35,12 +36,15 @@ install: userspace
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8
 	$(INSTALL) -m 0755 $(BIN)/ramdiskctl $(DESTDIR)$(SBINDIR)/ramdiskctl
 	$(INSTALL) -m 0755 $(BIN)/rdbench $(DESTDIR)$(BINDIR)/rdbench
+	$(INSTALL) -m 0755 $(BIN)/rdcrash $(DESTDIR)$(BINDIR)/rdcrash
 	$(INSTALL) -m 0644 $(TOP)/Documentation/man/ramdiskctl.8 $(DESTDIR)$(MANDIR)/man8/ramdiskctl.8
 	$(INSTALL) -m 0644 $(TOP)/Documentation/man/rdbench.1 $(DESTDIR)$(MANDIR)/man1/rdbench.1
+	$(INSTALL) -m 0644 $(TOP)/Documentation/man/rdcrash.1 $(DESTDIR)$(MANDIR)/man1/rdcrash.1
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/ramdiskctl $(DESTDIR)$(BINDIR)/rdbench \
-		$(DESTDIR)$(MANDIR)/man8/ramdiskctl.8 $(DESTDIR)$(MANDIR)/man1/rdbench.1
+		$(DESTDIR)$(BINDIR)/rdcrash $(DESTDIR)$(MANDIR)/man8/ramdiskctl.8 \
+		$(DESTDIR)$(MANDIR)/man1/rdbench.1 $(DESTDIR)$(MANDIR)/man1/rdcrash.1
 
 # kbuild installs (and signs or compresses, as the kernel's configuration
 # says) the module it built in build/kernels/KVER. The Debian header

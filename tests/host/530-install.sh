@@ -10,8 +10,9 @@ root=$RD_TMP/root
 echo "install with PREFIX=/usr under DESTDIR"
 make -s -C "$top" install PREFIX=/usr DESTDIR="$root" >"$RD_TMP/install.log" 2>&1 ||
 	{ cat "$RD_TMP/install.log"; fail "make install failed"; }
-for f in usr/sbin/ramdiskctl:755 usr/bin/rdbench:755 usr/share/man/man8/ramdiskctl.8:644 \
-	usr/share/man/man1/rdbench.1:644; do
+for f in usr/sbin/ramdiskctl:755 usr/bin/rdbench:755 usr/bin/rdcrash:755 \
+	usr/share/man/man8/ramdiskctl.8:644 usr/share/man/man1/rdbench.1:644 \
+	usr/share/man/man1/rdcrash.1:644; do
 	path=$root/${f%:*}
 	[ -f "$path" ] || fail "make install did not install /${f%:*}"
 	assert_eq "$(stat -c %a "$path")" "${f#*:}" "mode of /${f%:*}"

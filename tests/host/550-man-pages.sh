@@ -81,8 +81,26 @@ compare "rdbench commands" "$RD_TMP/help.cmds" "$RD_TMP/page.cmds"
 words "$page" | grep -o -- '^--[a-z][a-z-]*' | sort -u >"$RD_TMP/page.opts"
 compare "rdbench options" "$RD_TMP/help.opts" "$RD_TMP/page.opts"
 
-# --- both pages format cleanly
-for p in "$man/ramdiskctl.8" "$man/rdbench.1"; do
+# --- rdcrash(1)
+echo "rdcrash(1)"
+page=$man/rdcrash.1
+"$RD_BIN/rdcrash" --help >"$RD_TMP/help" || fail "rdcrash --help failed"
+{
+	echo --help
+	cat "$RD_TMP/help"
+} | grep -o -- '--[a-z][a-z-]*' | sort -u >"$RD_TMP/help.opts"
+words "$page" | grep -o -- '^--[a-z][a-z-]*' | sort -u >"$RD_TMP/page.opts"
+compare "rdcrash options" "$RD_TMP/help.opts" "$RD_TMP/page.opts"
+# the built-in workloads --help lists, each in the page
+sed -e 's/\\-/-/g' "$page" >"$RD_TMP/page.txt"
+sed -n 's/^    \([a-z-]*\) .*/\1/p' "$RD_TMP/help" | grep . >"$RD_TMP/workloads"
+[ -s "$RD_TMP/workloads" ] || fail "no workloads read from rdcrash --help"
+while read -r w; do
+	grep -q "^\.B $w\$" "$RD_TMP/page.txt" || fail "rdcrash(1) lacks workload $w"
+done <"$RD_TMP/workloads"
+
+# --- the pages format cleanly
+for p in "$man/ramdiskctl.8" "$man/rdbench.1" "$man/rdcrash.1"; do
 	warnings=$(groff -man -ww -z "$p" 2>&1)
 	[ -z "$warnings" ] || fail "groff warns about ${p##*/}: $warnings"
 done

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rdcrash: every crash state a workload can leave on a ramdisk device,
+ * checked. The parts: target.c drives the device through configfs,
+ * apply.c writes log entries to a device, workloads.c runs the built-in
+ * workloads and keeps what each promised, verdict.c mounts and checks a
+ * state, crash_plan.c chooses the states.
+ */
+#ifndef RDCRASH_H
+#define RDCRASH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "crash_plan.h"
+#include "wlog.h"
+
+/* Exit statuses. */
+enum {
+	RC_OK = 0,
+	RC_ERROR = 1, /* anything not below */
+	RC_USAGE = 2,
+	RC_FAILURES = 3, /* run: some state failed its checks */
+};
+
+/* --- target.c: the device, its configfs item and the clone ---------------- */
+
+struct target {
+	char item[256]; /* its configfs directory's name */
+	int index; /* N of /dev/ramdiskN */
+	char dev[32];
+	char clone_item[256]; /* rdcrash's clone of it, or "" */
+	char clone_dev[32];
+};
+
+/* NAME, ramdiskN or /dev/ramdiskN of a powered configfs device; 0 or -1 after a message. */
+int target_find(const char *arg, struct target *t);
+/* Writes a line to the item's attribute: 0, or the errno of the refusal. */
+int target_write(const struct target *t, const char *attr, const char *line);
+int target_read(const struct target *t, const char *attr, char *buf, size_t len);
+/* The clone's item (rdcrash-clone-N), made once, with clone_of set to checkpoint ck. */
+int target_clone_of(struct target *t, const char *ck);
+/* Powers the clone on (its state: the checkpoint) or off; 0, or -1 after a message. */
+int target_clone_power(struct target *t, bool on);
+/* Powers the clone off and removes its item. */
+void target_clone_remove(struct target *t);
+
+/* --- apply.c ------------------------------------------------------------- */
+
+/* Applies entries [from, to) of w whole (data entries only) to the device at fd. */
+int apply_entries(int fd, const struct wlog *w, size_t from, size_t to);
+/* Applies a crash state's pieces. 0, or -1 with errno. */
+int apply_state(int fd, const struct wlog *w, const struct crash_state *st);
+
+/* --- workloads.c ---------------------------------------------------------- */
+
+/* What a workload promised: from its mark on, PATH has one of these contents. */
+struct fact {
+	unsigned int mark; /* the number in its mark "rdcrash-N" */
+	size_t entry; /* that mark's place in the log, once read */
+	char path[64];
+	unsigned int nr;
+	int64_t len[2]; /* -1: the file does not exist */
+	uint64_t hash[2];
+	bool prefix; /* the file may be longer: its first len bytes count */
+};
+
+struct workload_run {
+	const struct target *t;
+	const char *dir; /* the mounted file system */
+	uint64_t seed;
+	struct fact *facts;
+	size_t nr_facts, room;
+	unsigned int marks;
+};
+
+/* The built-in workload NAME, or NULL. */
+int (*workload_find(const char *name))(struct workload_run *run);
+/* The names, one a line, with what each does. */
+void workload_list(FILE *out);
+/* Places each fact at its mark's entry in w: 0, or -1 after a message. */
+int workload_place_facts(struct workload_run *run, const struct wlog *w);
+void workload_free(struct workload_run *run);
+uint64_t content_hash(const void *p, size_t len);
+
+/* --- verdict.c ------------------------------------------------------------ */
+
+/* How a state fared; detail says why it failed. */
+struct verdict {
+	bool ok;
+	char detail[256];
+};
+
+/*
+ * Mounts dev of file system fs at dir (the journal replays), checks the
+ * facts in force at cut (a workload's promises) or runs check_cmd there,
+ * unmounts, and runs the file system's checker read-only.
+ */
+void verdict_check(const char *fs, const char *dev, const char *dir, const struct fact *facts,
+		   size_t nr_facts, size_t cut, const char *check_cmd, struct verdict *v);
+/* Runs argv (no shell) with stdout and stderr to log (or /dev/null); the exit status, or -1. */
+int run_argv(char *const argv[], const char *log);
+
+#endif /* RDCRASH_H */

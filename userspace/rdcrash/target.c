@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The device under test and rdcrash's clone of it, through configfs
+ * (RAMDISK_CONFIGFS_ROOT, or RDCRASH_CONFIGFS for tests).
+ */
+#include "rdcrash.h"
+
+#include <dirent.h>
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ramdisk.h"
+
+/* udev opens a new disk for a moment: power-off meets EBUSY until it is done */
+#define BUSY_TRIES 100
+#define BUSY_PAUSE_NS (50 * 1000 * 1000L)
+
+static const char *root(void)
+{
+	const char *r = getenv("RDCRASH_CONFIGFS");
+
+	return r && r[0] ? r : RAMDISK_CONFIGFS_ROOT;
+}
+
+static int write_line(const char *path, const char *line)
+{
+	size_t len = strlen(line);
+	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return errno;
+	n = write(fd, line, len);
+	if (n < 0)
+		err = errno;
+	else if ((size_t)n != len)
+		err = EIO;
+	close(fd);
+	return err;
+}
+
+static int read_line(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static int item_write(const char *item, const char *attr, const char *line)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s/%s", root(), item, attr);
+	return write_line(path, line);
+}
+
+static int item_read(const char *item, const char *attr, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s/%s", root(), item, attr);
+	return read_line(path, buf, len);
+}
+
+int target_write(const struct target *t, const char *attr, const char *line)
+{
+	return item_write(t->item, attr, line);
+}
+
+int target_read(const struct target *t, const char *attr, char *buf, size_t len)
+{
+	return item_read(t->item, attr, buf, len);
+}
+
+/* N of "ramdiskN" or "/dev/ramdiskN", or -1 */
+static int disk_number(const char *arg)
+{
+	const char *p = strncmp(arg, "/dev/", 5) ? arg : arg + 5;
+	char *end;
+	long n;
+
+	if (strncmp(p, RAMDISK_NAME, strlen(RAMDISK_NAME)))
+		return -1;
+	p += strlen(RAMDISK_NAME);
+	if (*p < '0' || *p > '9')
+		return -1;
+	n = strtol(p, &end, 10);
+	return *end || n > RAMDISK_MAX_DEVICES ? -1 : (int)n;
+}
+
+int target_find(const char *arg, struct target *t)
+{
+	int want = disk_number(arg);
+	char buf[32];
+	struct dirent *d;
+	DIR *dir;
+
+	memset(t, 0, sizeof(*t));
+	t->index = -1;
+	dir = opendir(root());
+	if (!dir) {
+		warn("%s (is the ramdisk module loaded?)", root());
+		return -1;
+	}
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.' || d->d_type != DT_DIR ||
+		    strlen(d->d_name) >= sizeof(t->item))
+			continue;
+		if (item_read(d->d_name, "index", buf, sizeof(buf)))
+			continue;
+		if ((want < 0 && !strcmp(d->d_name, arg)) || (want >= 0 && atoi(buf) == want)) {
+			snprintf(t->item, sizeof(t->item), "%s", d->d_name);
+			t->index = atoi(buf);
+			break;
+		}
+	}
+	closedir(dir);
+	if (!t->item[0]) {
+		warnx("%s: no configfs device of that name or number (a device made at module "
+		      "load has no write log: make one with ramdiskctl create)",
+		      arg);
+		return -1;
+	}
+	if (t->index < 0) {
+		warnx("%s is powered off: power it on first", t->item);
+		return -1;
+	}
+	snprintf(t->dev, sizeof(t->dev), "/dev/%s%d", RAMDISK_NAME, t->index);
+	return 0;
+}
+
+int target_clone_of(struct target *t, const char *ck)
+{
+	char path[PATH_MAX], line[128];
+	int err;
+
+	if (!t->clone_item[0]) {
+		snprintf(t->clone_item, sizeof(t->clone_item), "rdcrash-clone-%d", t->index);
+		snprintf(path, sizeof(path), "%s/%s", root(), t->clone_item);
+		/* one left by a run that was killed is taken over */
+		if (mkdir(path, 0755) && errno != EEXIST) {
+			warn("%s", path);
+			t->clone_item[0] = '\0';
+			return -1;
+		}
+		target_clone_power(t, false);
+	}
+	snprintf(line, sizeof(line), "%s%d %s", RAMDISK_NAME, t->index, ck);
+	err = item_write(t->clone_item, "clone_of", line);
+	if (err) {
+		warnx("%s: clone_of '%s': %s", t->clone_item, line, strerror(err));
+		return -1;
+	}
+	return 0;
+}
+
+int target_clone_power(struct target *t, bool on)
+{
+	const struct timespec pause = { 0, BUSY_PAUSE_NS };
+	char buf[32];
+	int err, tries = 0;
+
+	while ((err = item_write(t->clone_item, "power", on ? "1" : "0"))) {
+		if (on || err != EBUSY || ++tries > BUSY_TRIES) {
+			warnx("%s: power %d: %s", t->clone_item, on, strerror(err));
+			return -1;
+		}
+		nanosleep(&pause, NULL);
+	}
+	t->clone_dev[0] = '\0';
+	if (!on)
+		return 0;
+	if (item_read(t->clone_item, "index", buf, sizeof(buf)) || atoi(buf) < 0) {
+		warnx("%s: powered, but no device number", t->clone_item);
+		return -1;
+	}
+	snprintf(t->clone_dev, sizeof(t->clone_dev), "/dev/%s%d", RAMDISK_NAME, atoi(buf));
+	return 0;
+}
+
+void target_clone_remove(struct target *t)
+{
+	char path[PATH_MAX];
+
+	if (!t->clone_item[0])
+		return;
+	target_clone_power(t, false);
+	snprintf(path, sizeof(path), "%s/%s", root(), t->clone_item);
+	if (rmdir(path))
+		warn("%s", path);
+	t->clone_item[0] = '\0';
+}
