@@ -118,7 +118,8 @@ static u64 rd_wlog_append(struct rd_device *rd, struct rd_wlog *log, struct rd_w
 		goto drop;
 	}
 	seq = log->nr++;
-	log->bytes += rd_wlog_cost(item);
+	/* read without the lock by rd_wlog_before()'s early limit check */
+	WRITE_ONCE(log->bytes, log->bytes + rd_wlog_cost(item));
 	mutex_unlock(&log->lock);
 	return seq;
 
@@ -190,8 +191,6 @@ bool rd_wlog_before(struct rd_device *rd, struct bio *bio, struct rd_wlog_bio *w
 	wb->flush_seq = U64_MAX;
 	if (!log || READ_ONCE(log->state) != RAMDISK_WLOG_RECORDING)
 		return true;
-	if (bio->bi_opf & REQ_NOWAIT)
-		return false;
 
 	switch (bio_op(bio)) {
 	case REQ_OP_WRITE:
@@ -209,6 +208,9 @@ bool rd_wlog_before(struct rd_device *rd, struct bio *bio, struct rd_wlog_bio *w
 	default:
 		return true;
 	}
+	/* logging may sleep: a bio that must not is retried from where it may */
+	if (bio->bi_opf & REQ_NOWAIT)
+		return false;
 	/* a flush, alone or ahead of a write, is logged as it is submitted */
 	if (type == RAMDISK_WLOG_FLUSH || (bio->bi_opf & REQ_PREFLUSH)) {
 		item = rd_wlog_item_make(bio, RAMDISK_WLOG_FLUSH);

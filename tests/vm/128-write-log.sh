@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: the write log: started with a checkpoint, it records each acknowledged write (with its data), discard, write-zeroes, flush and mark in order; its dm-log-writes export, replayed onto a clone of the checkpoint, rebuilds the device bit for bit; a log that outgrows write_log_limit stops, says so and keeps what it has while the device writes on; bad input is refused with the reason logged and nothing changed
+# DESCRIPTION: the write log: started with a checkpoint, it records each acknowledged write (with its data), discard, write-zeroes, flush and mark in order; its dm-log-writes export, replayed onto a clone of the checkpoint, rebuilds the device bit for bit; a log that outgrows write_log_limit stops, says so and keeps what it has while the device writes on; while it records, a write that must not wait gets EAGAIN; bad input is refused with the reason logged and nothing changed
 . "${0%/*}/../lib/common.sh"
 require_root
-require_cmd dd md5sum blkdiscard od jq
+require_cmd dd md5sum blkdiscard od jq xfs_io cmp
 
 load_module nr_devices=0
 grep -q write_log "$RD_CONFIGFS/features" || fail "features does not list write_log"
@@ -99,6 +99,24 @@ dmesg | tail -n +$((log_lines + 1)) | grep -q "write log reached write_log_limit
 cmp -n 65536 "$RD_TMP/big" <(dd if="$dev" bs=64k skip=10 count=1 iflag=direct status=none) ||
 	fail "the write past the limit did not reach the device"
 assert_eq "$("$ctl" wlog wl show --raw --noheadings | wc -l)" 1 "entries kept past the limit"
+
+echo "while the log records, a write that must not wait is sent back with EAGAIN"
+rd_configure nw size=16M power=1
+nw=$RD_DEV
+head -c 4096 /dev/urandom >"$RD_TMP/4k"
+"$ctl" wlog nw start
+# xfs_io applies -N (RWF_NOWAIT) only to pwritev2(), which -V selects
+if xfs_io -d -c "pwrite -V 1 -N -i $RD_TMP/4k 0 4k" "$nw" >"$RD_TMP/out" 2>&1; then
+	fail "an RWF_NOWAIT write went through while the log recorded: $(cat "$RD_TMP/out")"
+fi
+grep -q "Resource temporarily unavailable" "$RD_TMP/out" ||
+	fail "an RWF_NOWAIT write while the log recorded: $(cat "$RD_TMP/out")"
+assert_eq "$("$ctl" wlog nw show --raw --noheadings | wc -l)" 0 "entries after a refused write"
+"$ctl" wlog nw clear
+xfs_io -d -c "pwrite -V 1 -N -i $RD_TMP/4k 0 4k" "$nw" >"$RD_TMP/out" 2>&1 ||
+	fail "an RWF_NOWAIT write with the log off: $(cat "$RD_TMP/out")"
+cmp -n 4096 "$RD_TMP/4k" "$nw" || fail "the RWF_NOWAIT write with the log off did not land"
+rd_unconfigure nw
 
 echo "bad input: refused, logged, nothing changed"
 refused wl write_log "start" "Device or resource busy" "the write log is overflowed; clear it first"
