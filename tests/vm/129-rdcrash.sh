@@ -56,6 +56,9 @@ echo "epoch 3 state 2: $s1 $s2; all of it: $all, none: $none"
 assert_eq "$s2" "$s1" "the sum of a state rebuilt twice"
 # epoch 3 holds a file's data: keeping it all differs from keeping none
 [ "$all" != "$none" ] || fail "states 0 and 1 of epoch 3 are the same"
+# a state left on its clone: the next run takes the clone away first
+"$rdcrash" state --seed 21 --epoch 3 --state 2 "$dev" >/dev/null
+
 echo "a --check that fails names each state and how to rebuild it"
 run_rdcrash 3 --fs ext4 --workload 'echo data >f; sync' --check 'test -e nosuch' --states 1 --seed 5
 grep -q "^FAIL epoch 0 state 0: --check exited 1" <<<"$out" || fail "--check failure: $out"

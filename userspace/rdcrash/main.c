@@ -90,12 +90,14 @@ static int target_write_retry(const struct target *t, const char *attr, const ch
 	return err;
 }
 
-/* Drops what an earlier run left: its log and its checkpoints. */
-static int forget_last_run(const struct target *t)
+/* Drops what an earlier run left: its clone, its log and its checkpoints. */
+static int forget_last_run(struct target *t)
 {
 	char list[4096], line[64], *p, *nl;
 	int err;
 
+	/* a clone pins the checkpoint it started from */
+	target_clone_forget(t);
 	err = target_write(t, "write_log", "clear");
 	if (err) {
 		warnx("%s: write_log clear: %s", t->item, strerror(err));

@@ -46,6 +46,8 @@ int target_clone_of(struct target *t, const char *ck);
 int target_clone_power(struct target *t, bool on);
 /* Powers the clone off and removes its item. */
 void target_clone_remove(struct target *t);
+/* Removes a clone an earlier run or rdcrash state left, if there is one. */
+void target_clone_forget(struct target *t);
 
 /* --- apply.c ------------------------------------------------------------- */
 

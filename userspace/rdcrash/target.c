@@ -195,6 +195,19 @@ int target_clone_power(struct target *t, bool on)
 	return 0;
 }
 
+void target_clone_forget(struct target *t)
+{
+	char path[PATH_MAX];
+
+	snprintf(t->clone_item, sizeof(t->clone_item), "rdcrash-clone-%d", t->index);
+	snprintf(path, sizeof(path), "%s/%s", root(), t->clone_item);
+	if (access(path, F_OK)) {
+		t->clone_item[0] = '\0';
+		return;
+	}
+	target_clone_remove(t);
+}
+
 void target_clone_remove(struct target *t)
 {
 	char path[PATH_MAX];
