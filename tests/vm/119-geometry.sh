@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: physical_block_size, io_min, io_opt and rotational (configfs and ramdiskctl create) reach the queue, blockdev and mkfs.xfs; rotational changes live; logical blocks above the page size work where the kernel caches them and are refused elsewhere
-# VMOPTS: --mem 1G
+# VMOPTS: --mem 1G --memmap 64M@512M
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd blockdev mkfs.xfs mkfs.ext4 xfs_io

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: atomic writes: the limits reach the queue and statx, RWF_ATOMIC writes within them succeed and others fail, invalid limits are refused unchanged, seeded sector power cuts never tear an atomic write (plain writes tear), an atomic write over a bad sector fails whole; kernels without support leave the attributes out of features and refuse them
-# VMOPTS: --mem 1G
+# VMOPTS: --mem 1G --memmap 64M@512M
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd blkdiscard dd python3

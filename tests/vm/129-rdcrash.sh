@@ -1,6 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: rdcrash checks crash states on a clone per state: none fails on ext4 and xfs, e2fsck finds ext2's inconsistent; the same seed gives the same states bit for bit (rebuilt alone with rdcrash state, hashed); a --check that fails names the state and the command that rebuilds it; bad input is refused with a clear message
+# KERNELS: first
+# rdcrash's own logic does not depend on the kernel, and what it drives in
+# the module (checkpoints, clones, the write log) is tested on every kernel
+# by tests 124, 127 and 128: one run saves make check about 50 s on each of
+# the others. make check-crash runs every workload on the newest kernel.
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd mkfs.ext4 mkfs.ext2 mkfs.xfs e2fsck xfs_repair md5sum jq
