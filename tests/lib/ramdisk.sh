@@ -128,3 +128,16 @@ rd_unconfigure() {
 	done
 	rmdir "$item"
 }
+
+# rd_refused NAME ATTR TEXT ERRNO MESSAGE: writing TEXT to ATTR of the
+# configfs item NAME fails with ERRNO's text (as the shell prints it) and
+# the kernel log gains a line with MESSAGE (a fixed string)
+rd_refused() {
+	local status=0 log_lines
+	log_lines=$(dmesg | wc -l)
+	(printf '%s\n' "$3" >"$RD_CONFIGFS/$1/$2") 2>"$RD_TMP/werr" || status=$?
+	[ "$status" != 0 ] || fail "$1/$2 took '$3'"
+	grep -q "$4" "$RD_TMP/werr" || fail "$1/$2 '$3': $(cat "$RD_TMP/werr"), want $4"
+	dmesg | tail -n +$((log_lines + 1)) | grep -qF "$5" ||
+		fail "$1/$2 '$3': no '$5' in the kernel log"
+}

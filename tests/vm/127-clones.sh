@@ -10,17 +10,6 @@ grep -q clone_of "$RD_CONFIGFS/features" || fail "features does not list clone_o
 cfs=$RD_CONFIGFS
 stat() { sysfs_stat "$1" "$2"; }
 sum() { md5sum <"$1" | cut -d' ' -f1; }
-# refused ITEM ATTR TEXT ERRNO MESSAGE: the write fails with ERRNO's text and
-# the kernel log says MESSAGE
-refused() {
-	local status=0 log_lines
-	log_lines=$(dmesg | wc -l)
-	(printf '%s\n' "$3" >"$cfs/$1/$2") 2>"$RD_TMP/werr" || status=$?
-	[ "$status" != 0 ] || fail "$1/$2 took '$3'"
-	grep -q "$4" "$RD_TMP/werr" || fail "$1/$2 '$3': $(cat "$RD_TMP/werr"), want $4"
-	dmesg | tail -n +$((log_lines + 1)) | grep -qF "$5" ||
-		fail "$1/$2 '$3': no '$5' in the kernel log"
-}
 
 # An origin with 8 MiB of data (2,048 pages), a checkpoint of it, then 1 MiB
 # of the origin overwritten: 256 pages the checkpoint alone holds.
@@ -71,11 +60,11 @@ cmp "$cdev" "$RD_TMP/base" || fail "clone data after the origin's write"
 origin_sum=$(sum "$odev")
 
 echo "while the clone exists: no drop of base, no power-off of the origin, no checkpoint of the clone"
-refused origin checkpoints -base "Device or resource busy" "checkpoint base is the start of 1 clone(s)"
-refused origin power 0 "Directory not empty" "has 1 clone(s) reading its checkpoints"
+rd_refused origin checkpoints -base "Device or resource busy" "checkpoint base is the start of 1 clone(s)"
+rd_refused origin power 0 "Directory not empty" "has 1 clone(s) reading its checkpoints"
 assert_eq "$(cat "$cfs/origin/power")" 1 "origin power after the refusal"
-refused cl checkpoints +mine "Operation not supported" "a clone takes no checkpoints"
-refused cl clone_of "$onum base" "Device or resource busy" "clone_of cannot change while powered"
+rd_refused cl checkpoints +mine "Operation not supported" "a clone takes no checkpoints"
+rd_refused cl clone_of "$onum base" "Device or resource busy" "clone_of cannot change while powered"
 # the origin may still take, roll back and drop other checkpoints
 printf '+other\n' >"$cfs/origin/checkpoints"
 # udev probes a disk after a writer closes it: a rollback wants it closed
@@ -107,20 +96,20 @@ rd_unconfigure small
 
 echo "bad input: refused, logged, nothing made"
 rd_configure bad
-refused bad clone_of "$onum" "Invalid argument" "clone_of takes DISK CHECKPOINT"
-refused bad clone_of " base" "Invalid argument" "clone_of takes DISK CHECKPOINT"
-refused bad clone_of "$onum ba/se" "Invalid argument" "a checkpoint name has letters"
-refused bad clone_of "$(printf 'r%.0s' {1..40}) base" "Invalid argument" "a disk name of at most 31"
-refused bad clone_of "ram/disk0 base" "Invalid argument" "a disk name of at most 31 letters and digits"
+rd_refused bad clone_of "$onum" "Invalid argument" "clone_of takes DISK CHECKPOINT"
+rd_refused bad clone_of " base" "Invalid argument" "clone_of takes DISK CHECKPOINT"
+rd_refused bad clone_of "$onum ba/se" "Invalid argument" "a checkpoint name has letters"
+rd_refused bad clone_of "$(printf 'r%.0s' {1..40}) base" "Invalid argument" "a disk name of at most 31"
+rd_refused bad clone_of "ram/disk0 base" "Invalid argument" "a disk name of at most 31 letters and digits"
 assert_eq "$(cat "$cfs/bad/clone_of")" "" "clone_of after the refusals"
 rd_set bad "clone_of=ramdisk99 base"
-refused bad power 1 "No such device" "clone_of names ramdisk99, which does not exist"
+rd_refused bad power 1 "No such device" "clone_of names ramdisk99, which does not exist"
 rd_set bad "clone_of=$onum nosuch"
-refused bad power 1 "No such file or directory" "has no checkpoint nosuch to clone"
+rd_refused bad power 1 "No such file or directory" "has no checkpoint nosuch to clone"
 rd_set bad "clone_of=$onum base" phys_addr=0x20000000 phys_size=16M
-refused bad power 1 "Invalid argument" "a clone lives in pages: phys_size must be 0"
+rd_refused bad power 1 "Invalid argument" "a clone lives in pages: phys_size must be 0"
 rd_set bad phys_size=0 "clone_of=${cdev#/dev/} base"
-refused bad power 1 "No such file or directory" "has no checkpoint base to clone"
+rd_refused bad power 1 "No such file or directory" "has no checkpoint base to clone"
 assert_eq "$(cat "$cfs/bad/power")" 0 "power after the refusals"
 rd_set bad "clone_of="
 assert_eq "$(cat "$cfs/bad/clone_of")" "" "clone_of cleared"

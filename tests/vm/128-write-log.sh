@@ -11,17 +11,6 @@ cfs=$RD_CONFIGFS
 ctl=$RD_BIN/ramdiskctl
 sum() { md5sum <"$1" | cut -d' ' -f1; }
 state() { cat "$cfs/$1/write_log"; }
-# refused ITEM ATTR TEXT ERRNO MESSAGE: the write fails with ERRNO's text and
-# the kernel log says MESSAGE
-refused() {
-	local status=0 log_lines
-	log_lines=$(dmesg | wc -l)
-	(printf '%s\n' "$3" >"$cfs/$1/$2") 2>"$RD_TMP/werr" || status=$?
-	[ "$status" != 0 ] || fail "$1/$2 took '$3'"
-	grep -q "$4" "$RD_TMP/werr" || fail "$1/$2 '$3': $(cat "$RD_TMP/werr"), want $4"
-	dmesg | tail -n +$((log_lines + 1)) | grep -qF "$5" ||
-		fail "$1/$2 '$3': no '$5' in the kernel log"
-}
 # le64 FILE OFFSET: the little-endian 64-bit number at OFFSET
 le64() { od -An -tu8 -j "$2" -N 8 --endian=little "$1" | tr -d ' '; }
 
@@ -119,23 +108,23 @@ cmp -n 4096 "$RD_TMP/4k" "$nw" || fail "the RWF_NOWAIT write with the log off di
 rd_unconfigure nw
 
 echo "bad input: refused, logged, nothing changed"
-refused wl write_log "start" "Device or resource busy" "the write log is overflowed; clear it first"
-refused wl write_log "stop" "Invalid argument" "the write log is overflowed, not recording"
-refused wl write_log "mark x" "Invalid argument" "a mark needs a write log that is recording"
+rd_refused wl write_log "start" "Device or resource busy" "the write log is overflowed; clear it first"
+rd_refused wl write_log "stop" "Invalid argument" "the write log is overflowed, not recording"
+rd_refused wl write_log "mark x" "Invalid argument" "a mark needs a write log that is recording"
 assert_eq "$(state wl)" overflowed "write_log after the refusals"
 "$ctl" wlog wl clear
-refused wl write_log "bogus" "Invalid argument" "write_log takes start, start CHECKPOINT"
-refused wl write_log "start a/b" "Invalid argument" "a checkpoint name has letters"
-refused wl write_log "start base" "File exists" "checkpoint base exists already"
-refused wl write_log_limit 0 "Invalid argument" "write_log_limit 0 would hold no entry"
+rd_refused wl write_log "bogus" "Invalid argument" "write_log takes start, start CHECKPOINT"
+rd_refused wl write_log "start a/b" "Invalid argument" "a checkpoint name has letters"
+rd_refused wl write_log "start base" "File exists" "checkpoint base exists already"
+rd_refused wl write_log_limit 0 "Invalid argument" "write_log_limit 0 would hold no entry"
 assert_eq "$(state wl)" off "write_log after the refusals"
 assert_eq "$(cat "$cfs/wl/write_log_limit")" 65536 "write_log_limit after the refusal"
 "$ctl" wlog wl start
-refused wl write_log "mark $(printf 'm%.0s' {1..128})" "Invalid argument" "a mark has 1 to 127 characters"
-refused wl write_log "mark tab	here" "Invalid argument" "a mark is printable ASCII text"
+rd_refused wl write_log "mark $(printf 'm%.0s' {1..128})" "Invalid argument" "a mark has 1 to 127 characters"
+rd_refused wl write_log "mark tab	here" "Invalid argument" "a mark is printable ASCII text"
 assert_eq "$("$ctl" wlog wl show --raw --noheadings | wc -l)" 0 "entries after refused marks"
 "$ctl" wlog wl clear
 rd_configure cold
-refused cold write_log start "No such device" "write_log needs a powered device"
+rd_refused cold write_log start "No such device" "write_log needs a powered device"
 assert_eq "$(state cold)" off "write_log of a powered-off item"
 echo "write log ok"
