@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: rdcrash checks crash states on a clone per state: none fails on ext4 and xfs, e2fsck finds ext2's inconsistent; the same seed gives the same states bit for bit (rebuilt alone with rdcrash state, hashed); a --check that fails names the state and the command that rebuilds it; bad input is refused with a clear message
+# DESCRIPTION: rdcrash checks crash states on a clone per state: none fails on ext4 and xfs, e2fsck finds ext2's inconsistent; the same seed gives the same states bit for bit (rebuilt alone with rdcrash state, hashed); a --check that fails names the state and the command that rebuilds it; a shell workload's marks reach --check; bad input is refused with a clear message
 # KERNELS: first
 # rdcrash's own logic does not depend on the kernel, and what it drives in
 # the module (checkpoints, clones, the write log) is tested on every kernel
@@ -67,6 +67,21 @@ assert_eq "$s2" "$s1" "the sum of a state rebuilt twice"
 echo "a --check that fails names each state and how to rebuild it"
 run_rdcrash 3 --fs ext4 --workload 'echo data >f; sync' --check 'test -e nosuch' --states 1 --seed 5
 grep -q "^FAIL epoch 0 state 0: --check exited 1" <<<"$out" || fail "--check failure: $out"
+
+echo "a shell workload marks the log (RDCRASH_WRITE_LOG); --check learns the marks before the crash (RDCRASH_MARKS)"
+export SEEN=$RD_TMP/seen
+: >"$SEEN"
+cat >"$RD_TMP/check" <<'CHECK'
+#!/bin/sh
+printf '%s' "$RDCRASH_MARKS" | tr '\n' ',' >>"$SEEN"
+echo >>"$SEEN"
+case $RDCRASH_MARKS in *"made b"*) [ "$(cat b)" = 2 ] ;; esac
+CHECK
+chmod +x "$RD_TMP/check"
+run_rdcrash 0 --fs ext4 --states 1 --seed 6 --check "$RD_TMP/check" --workload \
+	'echo 1 >a && sync a && echo "mark made a" >"$RDCRASH_WRITE_LOG" && echo 2 >b && sync b && echo "mark made b" >"$RDCRASH_WRITE_LOG"'
+seen=$(sort -u "$SEEN" | tr '\n' ' ')
+assert_eq "$seen" " made a, made a,made b, " "the mark lists --check saw, one a state"
 
 echo "bad input: refused, nothing done"
 expect_refusal 2 "--fs 'vfat': ext2, ext3, ext4 or xfs" "$rdcrash" run --fs vfat --workload create-fsync "$dev"

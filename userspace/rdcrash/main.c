@@ -18,6 +18,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <libsmartcols.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,10 +146,15 @@ static int run_workload(const struct opts *o, struct workload_run *run)
 {
 	int (*fn)(struct workload_run * run) = workload_find(o->workload);
 	char *sh[] = { "sh", "-c", (char *)o->workload, NULL };
+	char wlog[PATH_MAX];
 	int status;
 
 	if (fn)
 		return fn(run);
+	/* so that the command can mark the log where its own promises begin */
+	target_attr_path(run->t, "write_log", wlog, sizeof(wlog));
+	if (setenv("RDCRASH_WRITE_LOG", wlog, 1) || setenv("RDCRASH_DEVICE", run->t->dev, 1))
+		err(RC_ERROR, "setenv");
 	if (chdir(run->dir))
 		err(RC_ERROR, "%s", run->dir);
 	status = run_argv(sh, NULL);
@@ -279,7 +285,8 @@ static int check_state(struct target *t, const struct opts *o, const struct wlog
 		return -1;
 	}
 	close(fd);
-	verdict_check(o->fs, t->clone_dev, dir, run->facts, run->nr_facts, st->cut, o->check, &v);
+	verdict_check(o->fs, t->clone_dev, dir, run->facts, run->nr_facts, w, st->cut, o->check,
+		      &v);
 	record(ty, o, st, &v);
 	return target_clone_power(t, false);
 }

@@ -40,6 +40,8 @@ int target_find(const char *arg, struct target *t);
 /* Writes a line to the item's attribute: 0, or the errno of the refusal. */
 int target_write(const struct target *t, const char *attr, const char *line);
 int target_read(const struct target *t, const char *attr, char *buf, size_t len);
+/* The path of the item's attribute. */
+void target_attr_path(const struct target *t, const char *attr, char *buf, size_t len);
 /* The clone's item (rdcrash-clone-N), made once, with clone_of set to checkpoint ck. */
 int target_clone_of(struct target *t, const char *ck);
 /* Powers the clone on (its state: the checkpoint) or off; 0, or -1 after a message. */
@@ -97,11 +99,13 @@ struct verdict {
 
 /*
  * Mounts dev of file system fs at dir (the journal replays), checks the
- * facts in force at cut (a workload's promises) or runs check_cmd there,
- * unmounts, and runs the file system's checker read-only.
+ * facts in force at cut (a workload's promises) or runs check_cmd there
+ * with the texts of w's marks before cut in RDCRASH_MARKS, unmounts, and
+ * runs the file system's checker read-only.
  */
 void verdict_check(const char *fs, const char *dev, const char *dir, const struct fact *facts,
-		   size_t nr_facts, size_t cut, const char *check_cmd, struct verdict *v);
+		   size_t nr_facts, const struct wlog *w, size_t cut, const char *check_cmd,
+		   struct verdict *v);
 /* Runs argv (no shell) with stdout and stderr to log (or /dev/null); the exit status, or -1. */
 int run_argv(char *const argv[], const char *log);
 

@@ -71,6 +71,11 @@ static int item_write(const char *item, const char *attr, const char *line)
 	return write_line(path, line);
 }
 
+void target_attr_path(const struct target *t, const char *attr, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s/%s", root(), t->item, attr);
+}
+
 static int item_read(const char *item, const char *attr, char *buf, size_t len)
 {
 	char path[PATH_MAX];

@@ -118,8 +118,39 @@ static bool facts_hold(const char *dir, const struct fact *facts, size_t nr, siz
 	return true;
 }
 
+/*
+ * RDCRASH_MARKS: the texts of the marks before cut, one a line, oldest
+ * first, for a --check command to learn what the workload had been told
+ * was durable when the crash came.
+ */
+static int export_marks(const struct wlog *w, size_t cut)
+{
+	char *marks = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&marks, &len);
+	int ret;
+
+	if (!f)
+		return -1;
+	for (i = 0; i < cut && i < w->n; i++) {
+		const struct ramdisk_wlog_entry *e = &w->e[i];
+
+		if (e->type == RAMDISK_WLOG_MARK)
+			fprintf(f, "%.*s\n", (int)e->data_len,
+				(const char *)w->data + e->data_offset);
+	}
+	if (fclose(f)) {
+		free(marks);
+		return -1;
+	}
+	ret = setenv("RDCRASH_MARKS", marks, 1);
+	free(marks);
+	return ret;
+}
+
 void verdict_check(const char *fs, const char *dev, const char *dir, const struct fact *facts,
-		   size_t nr_facts, size_t cut, const char *check_cmd, struct verdict *v)
+		   size_t nr_facts, const struct wlog *w, size_t cut, const char *check_cmd,
+		   struct verdict *v)
 {
 	char log[] = "/tmp/rdcrash-check.XXXXXX", finding[200] = "";
 	char *fsck_ext[] = { "e2fsck", "-fn", (char *)dev, NULL };
@@ -138,7 +169,7 @@ void verdict_check(const char *fs, const char *dev, const char *dir, const struc
 		snprintf(v->detail, sizeof(v->detail), "mount: %s", strerror(errno));
 	} else {
 		if (check_cmd) {
-			if (setenv("RDCRASH_DIR", dir, 1) || chdir(dir))
+			if (setenv("RDCRASH_DIR", dir, 1) || export_marks(w, cut) || chdir(dir))
 				status = -1;
 			else
 				status = run_argv(sh, log);
