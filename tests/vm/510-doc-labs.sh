@@ -15,17 +15,19 @@
 
 labs=$RD_TOP/Documentation/labs
 docs=$RD_TOP/scripts/doc-commands
-require_cmd python3 mkfs.ext2 mkfs.ext4 mkfs.xfs e2fsck xfs_repair xfs_io udevadm dmsetup blockdev
+require_cmd python3 mkfs.ext2 mkfs.ext4 mkfs.xfs e2fsck xfs_repair xfs_io udevadm dmsetup blockdev cc patch
 
 # What a lab that fails half-way may leave: mounts under /mnt/labN, lab
-# 4's device-mapper device, its configfs devices, the modules, tracing state.
+# 4's device-mapper device, its configfs devices (lab 7's clones before
+# their origin, which refuses power-off while they exist), the modules,
+# tracing state, files in /tmp.
 tidy() {
 	local m d
 	awk '$2 ~ "^/mnt/lab" {print $2}' /proc/mounts | sort -r | while read -r m; do
 		umount "$m"
 	done
 	dmsetup remove lab4fs
-	for d in "$RD_CONFIGFS"/*/; do
+	for d in "$RD_CONFIGFS"/rdcrash-clone-*/ "$RD_CONFIGFS"/*/; do
 		[ -d "$d" ] || continue
 		echo 0 >"$d/power"
 		rmdir "$d"
@@ -42,6 +44,7 @@ tidy() {
 		echo 0 >$t/options/func_stack_trace
 	fi
 	rm -f /tmp/lab4.img /tmp/lab6.data
+	rm -rf /tmp/lab7
 }
 on_exit tidy
 
