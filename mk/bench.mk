@@ -39,3 +39,15 @@ bench-perf: userspace
 .PHONY: bench-pair
 bench-pair: userspace
 	@$(TOP)/scripts/bench/pair --kernels '$(KVERS)' $(if $(REPS),--reps $(REPS))
+
+# make bench-crash REPLAY_LOG=PATH [KVER=7] [CRASH_ARGS="--populate 256 ..."]
+#                   crash states checked per minute, rdcrash against fstests'
+#                   way (dm-log-writes, then replay-log from the start to each
+#                   FUA write, mount, e2fsck), one workload in one boot.
+#                   REPLAY_LOG: fstests' src/log-writes/replay-log, built
+#                   from an xfstests checkout (not part of this tree)
+.PHONY: bench-crash
+bench-crash: userspace
+	@[ -x '$(REPLAY_LOG)' ] || { echo 'bench-crash: REPLAY_LOG=PATH of an executable replay-log (xfstests: make -C src/log-writes)' >&2; exit 2; }
+	@$(TOP)/tests/vm/run --kernel '$(or $(KVER),7)' --mem 4G -- \
+		$(TOP)/scripts/bench/crash-compare-guest --replay-log '$(abspath $(REPLAY_LOG))' $(CRASH_ARGS)
