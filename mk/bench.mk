@@ -45,9 +45,11 @@ bench-pair: userspace
 #                   way (dm-log-writes, then replay-log from the start to each
 #                   FUA write, mount, e2fsck), one workload in one boot.
 #                   REPLAY_LOG: fstests' src/log-writes/replay-log, built
-#                   from an xfstests checkout (not part of this tree)
+#                   from an xfstests checkout (not part of this tree). Up to
+#                   two hours: replay-log's side grows with the workload
+#                   (the runner's default 900 s stopped a 1 GiB run)
 .PHONY: bench-crash
 bench-crash: userspace
 	@[ -x '$(REPLAY_LOG)' ] || { echo 'bench-crash: REPLAY_LOG=PATH of an executable replay-log (xfstests: make -C src/log-writes)' >&2; exit 2; }
-	@$(TOP)/tests/vm/run --kernel '$(or $(KVER),7)' --mem 4G -- \
+	@$(TOP)/tests/vm/run --kernel '$(or $(KVER),7)' --mem 4G --timeout 7200 -- \
 		$(TOP)/scripts/bench/crash-compare-guest --replay-log '$(abspath $(REPLAY_LOG))' $(CRASH_ARGS)
