@@ -329,14 +329,31 @@ static __always_inline bool rd_fault_timed_out(const struct bio *bio)
 	       bio->bi_status == BLK_STS_TIMEOUT;
 }
 
-void rd_submit_bio(struct bio *bio)
+/*
+ * Whether the bio may meet a write log that records, a fault schedule or
+ * bad blocks: two patched-out jumps and one load while none of them is in
+ * use anywhere.
+ */
+static __always_inline bool rd_submit_needs_layers(const struct rd_device *rd)
 {
-	struct rd_device *rd = bio->bi_bdev->bd_disk->private_data;
-	bool logged = unlikely(READ_ONCE(rd->wlog_rec));
+	return static_branch_unlikely(&rd_bb_in_use) ||
+	       static_branch_unlikely(&rd_fault_sched_in_use) || READ_ONCE(rd->wlog_rec);
+}
+
+/*
+ * rd_submit_bio() with the layers above the store: the write log, which
+ * sees the bio as submitted, the fault schedule, and a completion that a
+ * fault made late. Out of line, so that the path without them keeps no
+ * stack frame, locals or tests for them (issue 24 measured those at 0.5%
+ * of a 4 KiB read).
+ */
+static noinline void rd_submit_bio_layered(struct rd_device *rd, struct bio *bio)
+{
+	bool logged = READ_ONCE(rd->wlog_rec);
 	struct rd_wlog_bio wb;
 	u64 late_ns = 0;
 
-	if (unlikely(rd->cache) && (bio->bi_opf & REQ_NOWAIT)) {
+	if (rd->cache && (bio->bi_opf & REQ_NOWAIT)) {
 		bio_wouldblock_error(bio);
 		return;
 	}
@@ -347,7 +364,7 @@ void rd_submit_bio(struct bio *bio)
 	}
 	if (rd_fault_sched_active(rd) && rd_fault_sched_fails(rd, bio, &late_ns))
 		goto end;
-	if (likely(!rd->cache))
+	if (!rd->cache)
 		bio->bi_status = rd_dispatch(rd, rd->store, bio);
 	else
 		bio->bi_status = rd_submit_bio_cached(rd, bio);
@@ -357,10 +374,33 @@ end:
 	/* a timeout is a command that never answered: it ends after the host waited */
 	if (rd_fault_timed_out(bio))
 		late_ns = max_t(u64, late_ns, RD_FAULT_TIMEOUT_MS * NSEC_PER_MSEC);
-	/* completion comes after power_sem is released: end_io may submit again */
-	if (unlikely(late_ns))
+	if (late_ns)
 		rd_throttle_end_bio_late(rd->throttle, bio, late_ns);
-	else if (unlikely(READ_ONCE(rd->throttled)))
+	else if (READ_ONCE(rd->throttled))
+		rd_throttle_end_bio(rd->throttle, bio);
+	else
+		bio_endio(bio);
+}
+
+void rd_submit_bio(struct bio *bio)
+{
+	struct rd_device *rd = bio->bi_bdev->bd_disk->private_data;
+
+	if (unlikely(rd_submit_needs_layers(rd))) {
+		rd_submit_bio_layered(rd, bio);
+		return;
+	}
+	if (likely(!rd->cache)) {
+		bio->bi_status = rd_dispatch(rd, rd->store, bio);
+	} else {
+		if (bio->bi_opf & REQ_NOWAIT) {
+			bio_wouldblock_error(bio);
+			return;
+		}
+		bio->bi_status = rd_submit_bio_cached(rd, bio);
+	}
+	/* completion comes after power_sem is released: end_io may submit again */
+	if (unlikely(READ_ONCE(rd->throttled)))
 		rd_throttle_end_bio(rd->throttle, bio);
 	else
 		bio_endio(bio);
