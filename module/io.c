@@ -59,7 +59,9 @@ static blk_status_t rd_rw(struct rd_store *store, struct bio *bio, bool write)
 
 /*
  * The bad-block layer, above every store (see badblocks.c): out of line, and
- * reached only while some device has bad blocks (rd_bb_active()).
+ * reached only while some device in the module has bad blocks
+ * (rd_bb_maybe_active()); a device without any of its own is served here
+ * as on the common path.
  *
  * A bio that meets a bad sector moves the whole logical blocks before it
  * and fails; nothing at or after that sector is read or written. The good
@@ -82,6 +84,8 @@ static noinline blk_status_t rd_rw_badblocks(struct rd_device *rd, struct rd_sto
 	blk_status_t fault, status;
 	unsigned int good;
 
+	if (!bb || !rd_bb_count(bb))
+		return rd_rw(store, bio, write);
 	fault = rd_bb_check(bb, bio, write, &good);
 	/* an atomic write that cannot be done whole is not done at all */
 	if (fault && write && rd_compat_bio_atomic(bio))
@@ -108,12 +112,14 @@ static noinline blk_status_t rd_rw_badblocks(struct rd_device *rd, struct rd_sto
 }
 
 /*
- * Whether the bio must pass the fault layer: a patched-out jump while no
- * device in the module has bad blocks.
+ * Whether the bio may meet bad blocks: a patched-out jump while no device in
+ * the module has any. The test of the device's own list is left to
+ * rd_rw_badblocks(): made here, its call would keep the store and the bio
+ * in saved registers across it on the path of every read (issue 24).
  */
-static __always_inline bool rd_bb_active(const struct rd_device *rd)
+static __always_inline bool rd_bb_maybe_active(void)
 {
-	return static_branch_unlikely(&rd_bb_in_use) && rd->badblocks && rd_bb_count(rd->badblocks);
+	return static_branch_unlikely(&rd_bb_in_use);
 }
 
 /*
@@ -139,7 +145,7 @@ static blk_status_t rd_op_read(struct rd_device *rd, struct rd_store *store, str
 	unsigned int bytes = bio->bi_iter.bi_size;
 	blk_status_t status;
 
-	if (rd_bb_active(rd))
+	if (rd_bb_maybe_active())
 		status = rd_rw_badblocks(rd, store, bio, false);
 	else
 		status = rd_rw(store, bio, false);
@@ -198,7 +204,7 @@ static blk_status_t rd_op_write(struct rd_device *rd, struct rd_store *store, st
 	}
 	if (!bytes)
 		return BLK_STS_OK;
-	if (rd_bb_active(rd))
+	if (rd_bb_maybe_active())
 		status = rd_rw_badblocks(rd, store, bio, true);
 	else
 		status = rd_rw(store, bio, true);
