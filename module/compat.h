@@ -290,4 +290,87 @@ static inline void rd_compat_unfreeze_queue(struct request_queue *q, unsigned in
 }
 #endif
 
+#ifdef HAVE_ZONE_WRITE_PLUGGING
+/*
+ * 6.10: the block layer plugs the writes to each sequential zone and
+ * sends them on one at a time, each at the zone's write pointer. A
+ * bio-based driver gets that only when the block layer emulates zone
+ * append for it, which it does when the driver states no zone-append
+ * limit (6.12's max_zone_append_sectors, later max_hw_zone_append_sectors,
+ * left 0 here); such appends then reach the driver as writes at the write
+ * pointer. 6.11: zoned is a queue feature, set with the limits.
+ */
+#define RD_COMPAT_ZONED true
+
+static inline void rd_compat_limits_zoned(struct queue_limits *lim, unsigned int zone_sectors,
+					  unsigned int max_open, unsigned int max_active)
+{
+	lim->features |= BLK_FEAT_ZONED;
+	lim->chunk_sectors = zone_sectors;
+	lim->max_open_zones = max_open;
+	lim->max_active_zones = max_active;
+}
+
+/*
+ * A bio-based driver cuts its bios at zone boundaries and hands writes to
+ * the zone write plugs itself. NULL: the block layer took the bio (it was
+ * split and resubmitted, plugged for later, or failed); else the bio to
+ * serve now.
+ */
+static inline struct bio *rd_compat_zone_prepare_bio(struct bio *bio)
+{
+	bio = bio_split_to_limits(bio);
+	if (bio && bio_needs_zone_write_plugging(bio) && blk_zone_plug_bio(bio, 0))
+		return NULL;
+	return bio;
+}
+
+/* reads the zones back through ->report_zones and sets up the write plugs */
+static inline int rd_compat_revalidate_zones(struct gendisk *disk)
+{
+	return blk_revalidate_disk_zones(disk);
+}
+#else
+/*
+ * Before 6.10 a bio-based zoned driver gets no help to keep the writes to
+ * a zone in order (only blk-mq's I/O schedulers did that), and the block
+ * layer refuses to revalidate its zones: ramdisk takes no zoned devices.
+ */
+#define RD_COMPAT_ZONED false
+
+static inline void rd_compat_limits_zoned(struct queue_limits *lim, unsigned int zone_sectors,
+					  unsigned int max_open, unsigned int max_active)
+{
+}
+
+static inline struct bio *rd_compat_zone_prepare_bio(struct bio *bio)
+{
+	return bio;
+}
+
+static inline int rd_compat_revalidate_zones(struct gendisk *disk)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
+/*
+ * ->report_zones passes each zone on: before 6.19 to a callback with its
+ * data, from 6.19 to disk_report_zone() with the arguments it was given.
+ * The function is declared
+ *   int report_zones(struct gendisk *disk, sector_t sector, unsigned int nr_zones,
+ *                    RD_COMPAT_REPORT_ZONES_PARAMS)
+ * and hands zone idx on with rd_compat_report_zone(disk, zone, idx), which
+ * uses those parameters.
+ */
+#ifdef HAVE_REPORT_ZONES_ARGS
+#define RD_COMPAT_REPORT_ZONES_PARAMS struct blk_report_zones_args *rd_report_args
+#define rd_compat_report_zone(disk, zone, idx) disk_report_zone(disk, zone, idx, rd_report_args)
+#else
+#define RD_COMPAT_REPORT_ZONES_PARAMS report_zones_cb rd_report_cb, void *rd_report_data
+/* the disk is the callback's data's business */
+#define rd_compat_report_zone(disk, zone, idx) \
+	((void)(disk), rd_report_cb(zone, idx, rd_report_data))
+#endif
+
 #endif /* RAMDISK_COMPAT_H */
