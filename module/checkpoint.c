@@ -77,6 +77,11 @@ int rd_checkpoint_take_then(struct rd_device *rd, const char *who, const char *n
 			who);
 		return -EOPNOTSUPP;
 	}
+	if (rd->zones) {
+		pr_warn("%s: a zoned device takes no checkpoints: they would not hold its zones' write pointers\n",
+			who);
+		return -EOPNOTSUPP;
+	}
 	if (!store->ops->checkpoint) {
 		pr_warn("%s: checkpoints need a device in pages, not in reserved memory\n", who);
 		return -EOPNOTSUPP;

@@ -337,6 +337,43 @@ RD_CFG_ATTR(format, 0644, "%d", rd_cfg_parse_bool, NULL);
 RD_CFG_ATTR(rotational, 0644, "%d", rd_cfg_parse_bool, rd_dev_set_rotational);
 
 /*
+ * The zone attributes, like the atomic write ones, exist on every kernel
+ * and refuse every write where the block layer cannot host a zoned
+ * bio-based device (compat.h), and `features` leaves them out there.
+ */
+static int rd_cfg_zones_supported(const char *who, const char *attr)
+{
+	if (RD_COMPAT_ZONED)
+		return 0;
+	pr_warn("%s: %s is not supported: this kernel's block layer has no zone write plugging for a bio-based driver (6.10)\n",
+		who, attr);
+	return -EOPNOTSUPP;
+}
+
+static int rd_cfg_parse_zoned(const char *who, const char *attr, const char *page, bool *val)
+{
+	return rd_cfg_zones_supported(who, attr) ?: rd_cfg_parse_bool(who, attr, page, val);
+}
+
+static int rd_cfg_parse_zone_bytes(const char *who, const char *attr, const char *page, u64 *val)
+{
+	return rd_cfg_zones_supported(who, attr) ?: rd_cfg_parse_size(who, attr, page, val);
+}
+
+static int rd_cfg_parse_zone_uint(const char *who, const char *attr, const char *page,
+				  unsigned int *val)
+{
+	return rd_cfg_zones_supported(who, attr) ?: rd_cfg_parse_uint(who, attr, page, val);
+}
+
+RD_CFG_ATTR(zoned, 0644, "%d", rd_cfg_parse_zoned, NULL);
+RD_CFG_ATTR(zone_capacity, 0644, "%llu", rd_cfg_parse_zone_bytes, NULL);
+RD_CFG_ATTR(zone_max_active, 0644, "%u", rd_cfg_parse_zone_uint, NULL);
+RD_CFG_ATTR(zone_max_open, 0644, "%u", rd_cfg_parse_zone_uint, NULL);
+RD_CFG_ATTR(zone_nr_conv, 0644, "%u", rd_cfg_parse_zone_uint, NULL);
+RD_CFG_ATTR(zone_size, 0644, "%llu", rd_cfg_parse_zone_bytes, NULL);
+
+/*
  * A physical address is root's alone (0600), as /proc/iomem shows
  * addresses to the administrator alone: it would help an attack on the
  * kernel. phys_size tells no address and stays readable by everybody.
@@ -700,6 +737,12 @@ static struct configfs_attribute *rd_cfg_attrs[] = {
 	&rd_cfg_attr_write_latency_ns,
 	&rd_cfg_attr_write_log,
 	&rd_cfg_attr_write_log_limit,
+	&rd_cfg_attr_zone_capacity,
+	&rd_cfg_attr_zone_max_active,
+	&rd_cfg_attr_zone_max_open,
+	&rd_cfg_attr_zone_nr_conv,
+	&rd_cfg_attr_zone_size,
+	&rd_cfg_attr_zoned,
 	NULL,
 };
 
@@ -767,13 +810,20 @@ static void rd_cfg_drop_item(struct config_group *group, struct config_item *ite
 	config_item_put(item);
 }
 
-/* Whether this kernel lets the attribute do anything: see rd_cfg_parse_atomic(). */
+/*
+ * Whether this kernel lets the attribute do anything: see
+ * rd_cfg_parse_atomic() and rd_cfg_zones_supported().
+ */
 static bool rd_cfg_attr_supported(const struct configfs_attribute *attr)
 {
 	if (attr == &rd_cfg_attr_atomic_write_boundary ||
 	    attr == &rd_cfg_attr_atomic_write_unit_max ||
 	    attr == &rd_cfg_attr_atomic_write_unit_min)
 		return RD_COMPAT_ATOMIC_WRITES;
+	if (attr == &rd_cfg_attr_zoned || attr == &rd_cfg_attr_zone_capacity ||
+	    attr == &rd_cfg_attr_zone_max_active || attr == &rd_cfg_attr_zone_max_open ||
+	    attr == &rd_cfg_attr_zone_nr_conv || attr == &rd_cfg_attr_zone_size)
+		return RD_COMPAT_ZONED;
 	return true;
 }
 

@@ -23,6 +23,7 @@
 #include "store.h"
 #include "throttle.h"
 #include "write_log.h"
+#include "zones.h"
 
 /*
  * Every device owns a fixed run of minors, enough for RAMDISK_MAX_PART
@@ -64,6 +65,7 @@ void rd_config_init_default(struct rd_config *cfg)
 	cfg->power_cut_seed = 1;
 	cfg->power_cut_unit = RD_CUT_PAGE;
 	cfg->write_log_limit = RD_WLOG_LIMIT_DEFAULT;
+	cfg->zone_size = RD_ZONE_SIZE_DEFAULT;
 }
 
 /* The physical block: the device's unit of atomic writes and alignment. */
@@ -185,6 +187,9 @@ int rd_config_validate(const struct rd_config *cfg, const char *who)
 	err = rd_config_validate_atomic(cfg, who);
 	if (err)
 		return err;
+	err = rd_zones_validate(cfg, who);
+	if (err)
+		return err;
 	if (!cfg->size) {
 		pr_warn("%s: size 0 is invalid, a device needs at least one page\n", who);
 		return -EINVAL;
@@ -275,6 +280,37 @@ static const struct block_device_operations rd_fops = {
 	.compat_ioctl = blkdev_compat_ptr_ioctl,
 };
 
+/* Zone i of the report is the i-th zone from the one that holds sector. */
+static int rd_report_zones(struct gendisk *disk, sector_t sector, unsigned int nr_zones,
+			   RD_COMPAT_REPORT_ZONES_PARAMS)
+{
+	struct rd_device *rd = disk->private_data;
+	unsigned int first = rd_zones_index(rd->zones, sector);
+	unsigned int count = rd_zones_count(rd->zones);
+	struct blk_zone zone;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < nr_zones && first + i < count; i++) {
+		rd_zones_get(rd->zones, first + i, &zone);
+		err = rd_compat_report_zone(disk, &zone, i);
+		if (err)
+			return err;
+	}
+	return i;
+}
+
+/* A zoned device's: every bio passes the zone layer first (io.c). */
+static const struct block_device_operations rd_zoned_fops = {
+	.owner = THIS_MODULE,
+	.submit_bio = rd_submit_bio_zoned,
+	.open = rd_open,
+	.release = rd_release,
+	.ioctl = rd_blk_ioctl,
+	.compat_ioctl = blkdev_compat_ptr_ioctl,
+	.report_zones = rd_report_zones,
+};
+
 /* unit_min 0 with atomic writes on: one logical block, the least a disk writes */
 static unsigned int rd_atomic_unit_min(const struct rd_config *cfg)
 {
@@ -323,6 +359,9 @@ static struct gendisk *rd_alloc_disk(const struct rd_config *cfg)
 	int err;
 
 	rd_compat_limits_memory_device(&lim);
+	if (cfg->zoned)
+		rd_compat_limits_zoned(&lim, cfg->zone_size >> SECTOR_SHIFT, cfg->zone_max_open,
+				       cfg->zone_max_active);
 	if (cfg->atomic_write_unit_max)
 		rd_compat_limits_atomic_writes(&lim, rd_atomic_unit_min(cfg),
 					       cfg->atomic_write_unit_max,
@@ -457,11 +496,16 @@ struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name)
 		if (!rd->cache)
 			goto out_destroy_throttle;
 	}
+	if (cfg->zoned) {
+		rd->zones = rd_zones_create(cfg);
+		if (!rd->zones)
+			goto out_destroy_cache;
+	}
 
 	disk = rd_alloc_disk(cfg);
 	if (IS_ERR(disk)) {
 		err = PTR_ERR(disk);
-		goto out_destroy_cache;
+		goto out_destroy_zones;
 	}
 	err = rd_check_atomic_limits(cfg, disk, name[0] ? name : "insmod");
 	if (err)
@@ -480,11 +524,20 @@ struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name)
 	disk->minors = cfg->max_part + 1;
 	if (!cfg->max_part)
 		disk->flags |= GENHD_FL_NO_PART;
-	disk->fops = &rd_fops;
+	disk->fops = rd->zones ? &rd_zoned_fops : &rd_fops;
 	disk->private_data = rd;
 	snprintf(disk->disk_name, DISK_NAME_LEN, RAMDISK_NAME "%d", rd->index);
 	set_capacity(disk, cfg->size >> SECTOR_SHIFT);
 	rd->disk = disk;
+	/* the block layer reads the zones back and sets up its write plugs */
+	if (rd->zones) {
+		err = rd_compat_revalidate_zones(disk);
+		if (err) {
+			pr_warn("%s: the block layer took no zones: %d\n",
+				name[0] ? name : "insmod", err);
+			goto out_put_disk;
+		}
+	}
 
 	err = xa_insert(&rd_devices, rd->index, rd, GFP_KERNEL);
 	if (err)
@@ -499,6 +552,8 @@ out_forget_device:
 
 out_put_disk:
 	put_disk(disk);
+out_destroy_zones:
+	rd_zones_destroy(rd->zones);
 out_destroy_cache:
 	if (rd->cache)
 		rd_cache_destroy(rd->cache);
@@ -587,6 +642,7 @@ void rd_dev_free(struct rd_device *rd)
 		rd_dev_write_back_at_power_off(rd);
 		rd_cache_destroy(rd->cache);
 	}
+	rd_zones_destroy(rd->zones);
 	rd_dev_destroy_store(rd);
 	free_percpu(rd->stats);
 	ida_free(&rd_dev_number_ida, rd->index);

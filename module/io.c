@@ -23,6 +23,7 @@
 #include "store.h"
 #include "throttle.h"
 #include "write_log.h"
+#include "zones.h"
 
 /* A failed page allocation is an I/O error to the file system, not ENOMEM. */
 static blk_status_t rd_errno_to_status(int err)
@@ -270,6 +271,41 @@ static __always_inline blk_status_t rd_dispatch(struct rd_device *rd, struct rd_
 }
 
 /*
+ * One bio of a zoned device (zones.c): writes and write-zeroes keep to the
+ * zone rules, and the zone management commands change the zones. Reads
+ * need no rule: a zone reads zeros past its write pointer because nothing
+ * was left there.
+ */
+static blk_status_t rd_dispatch_zoned(struct rd_device *rd, struct rd_store *store, struct bio *bio)
+{
+	struct rd_zone *zone;
+	blk_status_t status;
+
+	switch (bio_op(bio)) {
+	case REQ_OP_WRITE:
+	case REQ_OP_WRITE_ZEROES:
+		status = rd_zone_write_begin(rd->zones, bio, &zone);
+		if (status)
+			return status;
+		status = rd_dispatch(rd, store, bio);
+		rd_zone_write_end(rd->zones, zone, store, bio, status);
+		return status;
+	case REQ_OP_ZONE_RESET:
+	case REQ_OP_ZONE_RESET_ALL:
+	case REQ_OP_ZONE_OPEN:
+	case REQ_OP_ZONE_CLOSE:
+	case REQ_OP_ZONE_FINISH:
+		return rd_zone_mgmt(rd->zones, store, bio);
+	default:
+		/*
+		 * Zone appends among them: the block layer emulates them with
+		 * writes at the write pointer (compat.h), so none comes here
+		 */
+		return rd_dispatch(rd, store, bio);
+	}
+}
+
+/*
  * Writeback mode: data goes through the volatile cache, whose mutex and
  * write-back may sleep, so a caller that must not wait is sent to retry
  * from a context that may.
@@ -370,7 +406,9 @@ static noinline void rd_submit_bio_layered(struct rd_device *rd, struct bio *bio
 	}
 	if (rd_fault_sched_active(rd) && rd_fault_sched_fails(rd, bio, &late_ns))
 		goto end;
-	if (!rd->cache)
+	if (rd->zones)
+		bio->bi_status = rd_dispatch_zoned(rd, rd->store, bio);
+	else if (!rd->cache)
 		bio->bi_status = rd_dispatch(rd, rd->store, bio);
 	else
 		bio->bi_status = rd_submit_bio_cached(rd, bio);
@@ -410,4 +448,19 @@ void rd_submit_bio(struct bio *bio)
 		rd_throttle_end_bio(rd->throttle, bio);
 	else
 		bio_endio(bio);
+}
+
+/*
+ * A zoned device's bios (dev.c gives such a disk block_device_operations
+ * of its own, so the others never come here): cut at zone boundaries and
+ * past the zone write plugs first, then served on the layered path, which
+ * a zoned device always takes.
+ */
+void rd_submit_bio_zoned(struct bio *bio)
+{
+	struct rd_device *rd = bio->bi_bdev->bd_disk->private_data;
+
+	bio = rd_compat_zone_prepare_bio(bio);
+	if (bio)
+		rd_submit_bio_layered(rd, bio);
 }

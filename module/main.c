@@ -17,6 +17,7 @@
 #include "ramdisk.h"
 #include "store.h"
 #include "write_log.h"
+#include "zones.h"
 
 static unsigned int rd_nr_devices = 1;
 static u64 rd_size = RAMDISK_SIZE_DEFAULT;
@@ -211,6 +212,8 @@ static int __init rd_init(void)
 		.numa_node = NUMA_NO_NODE,
 		/* load-time devices have no write_log file; their limit is only valid */
 		.write_log_limit = RD_WLOG_LIMIT_DEFAULT,
+		/* nor zones; the size is only valid */
+		.zone_size = RD_ZONE_SIZE_DEFAULT,
 	};
 	struct rd_config phys_cfg;
 	unsigned int i;

@@ -20,6 +20,7 @@ struct rd_cache;
 struct rd_store;
 struct rd_throttle;
 struct rd_wlog;
+struct rd_zones;
 
 /* What a device is made from; validated by rd_config_validate(). */
 struct rd_config {
@@ -74,6 +75,16 @@ struct rd_config {
 	char clone_checkpoint[RD_CHECKPOINT_NAME_LEN];
 	/* bytes of entries and data the write log keeps; may change while powered */
 	u64 write_log_limit;
+	/*
+	 * Host-managed zones (zones.c): sizes in bytes, capacity 0 = the zone
+	 * size, the first zone_nr_conv zones conventional, limits 0 = none
+	 */
+	bool zoned;
+	u64 zone_size;
+	u64 zone_capacity;
+	unsigned int zone_nr_conv;
+	unsigned int zone_max_open;
+	unsigned int zone_max_active;
 };
 
 /*
@@ -157,6 +168,8 @@ struct rd_device {
 	 */
 	struct rd_wlog *wlog;
 	struct rd_wlog *wlog_rec;
+	/* a zoned device's zones, else NULL */
+	struct rd_zones *zones;
 	char name[RD_NAME_LEN];
 };
 
@@ -215,6 +228,7 @@ int rd_ioctl(struct block_device *bdev, unsigned int cmd, unsigned long arg);
 
 /* io.c */
 void rd_submit_bio(struct bio *bio);
+void rd_submit_bio_zoned(struct bio *bio);
 
 /* sysfs.c */
 extern const struct attribute_group *rd_disk_attr_groups[];

@@ -14,6 +14,7 @@
 #include "cache.h"
 #include "ramdisk.h"
 #include "store.h"
+#include "zones.h"
 
 static struct rd_device *dev_to_rd(struct device *dev)
 {
@@ -182,6 +183,36 @@ static ssize_t backing_show(struct device *dev, struct device_attribute *attr, c
 }
 static DEVICE_ATTR_ADMIN_RO(backing);
 
+/*
+ * A zoned device's zones: how many are in each condition (empty,
+ * implicitly open, explicitly open, closed, full, in that order), and
+ * counts since it was made.
+ */
+static ssize_t zone_conditions_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	struct rd_zone_stats s;
+
+	rd_zones_stats(dev_to_rd(dev)->zones, &s);
+	return sysfs_emit(buf, "%u %u %u %u %u\n", s.empty, s.imp_open, s.exp_open, s.closed,
+			  s.full);
+}
+static DEVICE_ATTR_RO(zone_conditions);
+
+#define RD_ZONE_STAT_ATTR(_name)                                                              \
+	static ssize_t zone_##_name##_show(struct device *dev, struct device_attribute *attr, \
+					   char *buf)                                         \
+	{                                                                                     \
+		struct rd_zone_stats s;                                                       \
+		rd_zones_stats(dev_to_rd(dev)->zones, &s);                                    \
+		return sysfs_emit(buf, "%llu\n", s._name);                                    \
+	}                                                                                     \
+	static DEVICE_ATTR_RO(zone_##_name)
+
+RD_ZONE_STAT_ATTR(resets);
+RD_ZONE_STAT_ATTR(implicit_closes);
+RD_ZONE_STAT_ATTR(wp_errors);
+RD_ZONE_STAT_ATTR(resource_errors);
+
 static struct attribute *rd_stat_attrs[] = {
 	&dev_attr_alloc_failures.attr,
 	&dev_attr_allocated_bytes.attr,
@@ -207,12 +238,31 @@ static struct attribute *rd_stat_attrs[] = {
 	&dev_attr_index_bytes.attr,
 	&dev_attr_write_zeroes.attr,
 	&dev_attr_writes.attr,
+	&dev_attr_zone_conditions.attr,
+	&dev_attr_zone_implicit_closes.attr,
+	&dev_attr_zone_resets.attr,
+	&dev_attr_zone_resource_errors.attr,
+	&dev_attr_zone_wp_errors.attr,
 	NULL,
 };
+
+/* The zone files are a zoned device's only. */
+static umode_t rd_stat_visible(struct kobject *kobj, struct attribute *attr, int n)
+{
+	struct rd_device *rd = dev_to_rd(kobj_to_dev(kobj));
+
+	if (!rd->zones &&
+	    (attr == &dev_attr_zone_conditions.attr ||
+	     attr == &dev_attr_zone_implicit_closes.attr || attr == &dev_attr_zone_resets.attr ||
+	     attr == &dev_attr_zone_resource_errors.attr || attr == &dev_attr_zone_wp_errors.attr))
+		return 0;
+	return attr->mode;
+}
 
 static const struct attribute_group rd_stat_group = {
 	.name = RAMDISK_SYSFS_STATS,
 	.attrs = rd_stat_attrs,
+	.is_visible = rd_stat_visible,
 };
 
 const struct attribute_group *rd_disk_attr_groups[] = {

@@ -1,0 +1,587 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host-managed zones, with the rules of a ZNS (NVMe) or ZBC (SMR) device
+ * as the kernel models them (include/uapi/linux/blkzoned.h):
+ *
+ * - Conventional zones, at the start of the device, take any write.
+ * - A sequential zone takes writes only at its write pointer, and only up
+ *   to its capacity; anything else fails with BLK_STS_IOERR, as on a disk
+ *   (an unaligned write, or a write to a full zone). It reads zeros past
+ *   its write pointer: a reset frees its pages, and a write that fails
+ *   leaves nothing of itself behind.
+ * - A write to an empty or closed zone opens it implicitly. At most
+ *   max_open zones are open and max_active open or closed; a zone that
+ *   would break a limit fails with BLK_STS_ZONE_OPEN_RESOURCE or
+ *   BLK_STS_ZONE_ACTIVE_RESOURCE, except that, as on ZNS, the device first
+ *   closes the zone it opened implicitly longest ago to make room for
+ *   another open one.
+ * - Management commands move zones between conditions as null_blk's
+ *   model does, the emulator zoned file systems are tested on, so a test
+ *   sees the same answers from both: closing an empty or full zone, or
+ *   opening a full one, fails; finishing a full zone or resetting an empty
+ *   one does nothing.
+ *
+ * Locking. Each zone has a mutex, which a write holds while it moves
+ * data, and a management command while it works: a zone's write pointer
+ * moves by whole bios, and no reset lands in the middle of a write. The
+ * block layer sends one write per zone at a time anyway (its zone write
+ * plugs); the mutex keeps management commands, which it does not plug,
+ * apart from them. Conditions, write pointers and the open and active
+ * counts change under the device's spinlock, so that one zone's implicit
+ * open may close another, and a report reads each zone whole without
+ * waiting for a write.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+#include <linux/list.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+
+#include "compat.h"
+#include "ramdisk.h"
+#include "store.h"
+#include "zones.h"
+
+/*
+ * The most zones a device has: their state takes about 100 bytes each
+ * with lock debugging, so 256 Ki zones stay within tens of MiB.
+ */
+#define RD_ZONES_MAX (1U << 18)
+/* The smallest zone: one of the largest logical blocks, 64 KiB. */
+#define RD_ZONE_SIZE_MIN SZ_64K
+/* chunk_sectors, which carries the zone size to the block layer, is 32 bits of sectors. */
+#define RD_ZONE_SIZE_MAX (1ULL << 31 << SECTOR_SHIFT)
+
+struct rd_zone {
+	/* held by a write while it moves data, and by a management command */
+	struct mutex lock;
+	/* the rest under rd_zones.lock */
+	sector_t wp;
+	u8 cond; /* enum blk_zone_cond */
+	/* a write holds the zone: it is not to be closed implicitly */
+	bool busy;
+	/* on rd_zones.imp_open while implicitly open, oldest first */
+	struct list_head imp_open;
+};
+
+struct rd_zones {
+	unsigned int nr_zones;
+	unsigned int nr_conv;
+	unsigned int shift; /* a zone is 1 << shift sectors */
+	sector_t cap; /* the sectors a sequential zone takes */
+	unsigned int max_open; /* 0 = no limit */
+	unsigned int max_active;
+
+	spinlock_t lock;
+	unsigned int nr_imp_open;
+	unsigned int nr_exp_open;
+	unsigned int nr_closed;
+	struct list_head imp_open;
+	u64 resets;
+	u64 implicit_closes;
+	u64 wp_errors;
+	u64 resource_errors;
+
+	struct rd_zone zones[];
+};
+
+static int rd_zones_validate_sizes(const struct rd_config *cfg, const char *who)
+{
+	if (!is_power_of_2(cfg->zone_size) || cfg->zone_size < RD_ZONE_SIZE_MIN ||
+	    cfg->zone_size > RD_ZONE_SIZE_MAX) {
+		pr_warn("%s: zone_size %llu is not a power of two from %u to %llu\n", who,
+			cfg->zone_size, RD_ZONE_SIZE_MIN, RD_ZONE_SIZE_MAX);
+		return -EINVAL;
+	}
+	if (cfg->zone_size < cfg->block_size || cfg->zone_capacity % cfg->block_size) {
+		pr_warn("%s: zone_size %llu and zone_capacity %llu must be whole logical blocks of %u bytes\n",
+			who, cfg->zone_size, cfg->zone_capacity, cfg->block_size);
+		return -EINVAL;
+	}
+	if (cfg->zone_capacity > cfg->zone_size) {
+		pr_warn("%s: zone_capacity %llu is above zone_size %llu\n", who, cfg->zone_capacity,
+			cfg->zone_size);
+		return -EINVAL;
+	}
+	if (cfg->zone_max_active && cfg->zone_max_open > cfg->zone_max_active) {
+		pr_warn("%s: zone_max_open %u is above zone_max_active %u\n", who,
+			cfg->zone_max_open, cfg->zone_max_active);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The zone settings are checked whenever one changes, and their relation
+ * to the rest of the configuration once zoned is 1: a configuration is
+ * then written in any order that keeps it whole.
+ */
+int rd_zones_validate(const struct rd_config *cfg, const char *who)
+{
+	u64 nr_zones;
+	int err;
+
+	err = rd_zones_validate_sizes(cfg, who);
+	if (err || !cfg->zoned)
+		return err;
+	if (!RD_COMPAT_ZONED) {
+		pr_warn("%s: zoned is not supported: this kernel's block layer has no zone write plugging for a bio-based driver (6.10)\n",
+			who);
+		return -EOPNOTSUPP;
+	}
+	if (cfg->size % cfg->zone_size) {
+		pr_warn("%s: size %llu is not a whole number of zones of %llu bytes\n", who,
+			cfg->size, cfg->zone_size);
+		return -EINVAL;
+	}
+	nr_zones = div64_u64(cfg->size, cfg->zone_size);
+	if (nr_zones > RD_ZONES_MAX) {
+		pr_warn("%s: %llu zones are more than the %u a device may have; make zone_size larger\n",
+			who, nr_zones, RD_ZONES_MAX);
+		return -EINVAL;
+	}
+	if (cfg->zone_nr_conv >= nr_zones) {
+		pr_warn("%s: zone_nr_conv %u leaves none of the %llu zones sequential\n", who,
+			cfg->zone_nr_conv, nr_zones);
+		return -EINVAL;
+	}
+	if (cfg->zone_max_active > nr_zones - cfg->zone_nr_conv ||
+	    cfg->zone_max_open > nr_zones - cfg->zone_nr_conv) {
+		pr_warn("%s: zone_max_open %u and zone_max_active %u must not exceed the %llu sequential zones\n",
+			who, cfg->zone_max_open, cfg->zone_max_active,
+			nr_zones - cfg->zone_nr_conv);
+		return -EINVAL;
+	}
+	/* what the rest of the module does not keep per zone yet */
+	if (cfg->cache_mode != RD_CACHE_WRITETHROUGH) {
+		pr_warn("%s: a zoned device takes cache_mode writethrough only, for now\n", who);
+		return -EINVAL;
+	}
+	if (cfg->phys_size || cfg->clone_disk[0]) {
+		pr_warn("%s: a zoned device lives in pages of its own: phys_size 0 and no clone_of\n",
+			who);
+		return -EINVAL;
+	}
+	if (cfg->max_part) {
+		pr_warn("%s: a zoned disk has no partitions: max_part must be 0\n", who);
+		return -EINVAL;
+	}
+	if (cfg->atomic_write_unit_max) {
+		pr_warn("%s: a zoned device takes no atomic writes: atomic_write_unit_max must be 0\n",
+			who);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+struct rd_zones *rd_zones_create(const struct rd_config *cfg)
+{
+	unsigned int nr_zones = div64_u64(cfg->size, cfg->zone_size);
+	struct rd_zones *z;
+	unsigned int i;
+
+	z = kvzalloc(struct_size(z, zones, nr_zones), GFP_KERNEL);
+	if (!z)
+		return NULL;
+	z->nr_zones = nr_zones;
+	z->nr_conv = cfg->zone_nr_conv;
+	z->shift = ilog2(cfg->zone_size >> SECTOR_SHIFT);
+	z->cap = (cfg->zone_capacity ?: cfg->zone_size) >> SECTOR_SHIFT;
+	z->max_open = cfg->zone_max_open;
+	z->max_active = cfg->zone_max_active;
+	spin_lock_init(&z->lock);
+	INIT_LIST_HEAD(&z->imp_open);
+	for (i = 0; i < nr_zones; i++) {
+		struct rd_zone *zone = &z->zones[i];
+
+		mutex_init(&zone->lock);
+		INIT_LIST_HEAD(&zone->imp_open);
+		zone->wp = (sector_t)i << z->shift;
+		zone->cond = i < z->nr_conv ? BLK_ZONE_COND_NOT_WP : BLK_ZONE_COND_EMPTY;
+	}
+	return z;
+}
+
+void rd_zones_destroy(struct rd_zones *z)
+{
+	unsigned int i;
+
+	if (!z)
+		return;
+	for (i = 0; i < z->nr_zones; i++)
+		mutex_destroy(&z->zones[i].lock);
+	kvfree(z);
+}
+
+unsigned int rd_zones_count(const struct rd_zones *z)
+{
+	return z->nr_zones;
+}
+
+unsigned int rd_zones_index(const struct rd_zones *z, sector_t sector)
+{
+	return sector >> z->shift;
+}
+
+static sector_t rd_zone_start(const struct rd_zones *z, const struct rd_zone *zone)
+{
+	return (sector_t)(zone - z->zones) << z->shift;
+}
+
+void rd_zones_get(struct rd_zones *z, unsigned int idx, struct blk_zone *out)
+{
+	struct rd_zone *zone = &z->zones[idx];
+
+	memset(out, 0, sizeof(*out));
+	out->start = (sector_t)idx << z->shift;
+	out->len = 1ULL << z->shift;
+	if (idx < z->nr_conv) {
+		out->type = BLK_ZONE_TYPE_CONVENTIONAL;
+		out->cond = BLK_ZONE_COND_NOT_WP;
+		out->wp = out->start + out->len;
+		out->capacity = out->len;
+		return;
+	}
+	out->type = BLK_ZONE_TYPE_SEQWRITE_REQ;
+	out->capacity = z->cap;
+	spin_lock(&z->lock);
+	out->cond = zone->cond;
+	out->wp = zone->wp;
+	spin_unlock(&z->lock);
+	/* a full zone's write pointer is past its end, as disks report it */
+	if (out->cond == BLK_ZONE_COND_FULL)
+		out->wp = out->start + out->len;
+}
+
+static unsigned int rd_zones_nr_active(const struct rd_zones *z)
+{
+	return z->nr_imp_open + z->nr_exp_open + z->nr_closed;
+}
+
+/* The zone leaves the condition it is in, and the counts with it. Under z->lock. */
+static void rd_zone_leave_locked(struct rd_zones *z, struct rd_zone *zone)
+{
+	switch (zone->cond) {
+	case BLK_ZONE_COND_IMP_OPEN:
+		list_del_init(&zone->imp_open);
+		z->nr_imp_open--;
+		break;
+	case BLK_ZONE_COND_EXP_OPEN:
+		z->nr_exp_open--;
+		break;
+	case BLK_ZONE_COND_CLOSED:
+		z->nr_closed--;
+		break;
+	default:
+		break;
+	}
+}
+
+/* An open zone closes: empty again if nothing was written to it. Under z->lock. */
+static void rd_zone_close_locked(struct rd_zones *z, struct rd_zone *zone)
+{
+	rd_zone_leave_locked(z, zone);
+	if (zone->wp == rd_zone_start(z, zone)) {
+		zone->cond = BLK_ZONE_COND_EMPTY;
+	} else {
+		zone->cond = BLK_ZONE_COND_CLOSED;
+		z->nr_closed++;
+	}
+}
+
+/*
+ * Room for one more open zone, closing the zone that was opened
+ * implicitly longest ago if the limit is reached and one is idle, as a
+ * ZNS device does. Under z->lock.
+ */
+static bool rd_zones_room_to_open_locked(struct rd_zones *z)
+{
+	struct rd_zone *victim;
+
+	if (!z->max_open || z->nr_imp_open + z->nr_exp_open < z->max_open)
+		return true;
+	list_for_each_entry(victim, &z->imp_open, imp_open) {
+		if (victim->busy)
+			continue;
+		rd_zone_close_locked(z, victim);
+		z->implicit_closes++;
+		return true;
+	}
+	return false;
+}
+
+/* Opens the zone, implicitly for a write or explicitly by command. Under z->lock. */
+static blk_status_t rd_zone_open_locked(struct rd_zones *z, struct rd_zone *zone, bool explicit)
+{
+	switch (zone->cond) {
+	case BLK_ZONE_COND_EXP_OPEN:
+		return BLK_STS_OK;
+	case BLK_ZONE_COND_IMP_OPEN:
+		if (explicit) {
+			rd_zone_leave_locked(z, zone);
+			zone->cond = BLK_ZONE_COND_EXP_OPEN;
+			z->nr_exp_open++;
+		}
+		return BLK_STS_OK;
+	case BLK_ZONE_COND_EMPTY:
+		if (z->max_active && rd_zones_nr_active(z) >= z->max_active) {
+			z->resource_errors++;
+			return BLK_STS_ZONE_ACTIVE_RESOURCE;
+		}
+		break;
+	case BLK_ZONE_COND_CLOSED:
+		break;
+	default:
+		return BLK_STS_IOERR;
+	}
+	if (!rd_zones_room_to_open_locked(z)) {
+		z->resource_errors++;
+		return BLK_STS_ZONE_OPEN_RESOURCE;
+	}
+	rd_zone_leave_locked(z, zone);
+	if (explicit) {
+		zone->cond = BLK_ZONE_COND_EXP_OPEN;
+		z->nr_exp_open++;
+	} else {
+		zone->cond = BLK_ZONE_COND_IMP_OPEN;
+		z->nr_imp_open++;
+		list_add_tail(&zone->imp_open, &z->imp_open);
+	}
+	return BLK_STS_OK;
+}
+
+/* A bio that must not wait does not wait for a zone either. */
+static bool rd_zone_lock(struct rd_zone *zone, const struct bio *bio)
+{
+	if (!(bio->bi_opf & REQ_NOWAIT)) {
+		mutex_lock(&zone->lock);
+		return true;
+	}
+	return mutex_trylock(&zone->lock);
+}
+
+blk_status_t rd_zone_write_begin(struct rd_zones *z, struct bio *bio, struct rd_zone **out)
+{
+	sector_t sector = bio->bi_iter.bi_sector;
+	sector_t nr = bio_sectors(bio);
+	unsigned int idx = sector >> z->shift;
+	struct rd_zone *zone;
+	blk_status_t status;
+
+	*out = NULL;
+	/* an empty write carries a flush only */
+	if (!nr || idx < z->nr_conv)
+		return BLK_STS_OK;
+	zone = &z->zones[idx];
+	if (!rd_zone_lock(zone, bio))
+		return BLK_STS_AGAIN;
+	spin_lock(&z->lock);
+	if (zone->cond == BLK_ZONE_COND_FULL || sector != zone->wp ||
+	    sector + nr > rd_zone_start(z, zone) + z->cap) {
+		z->wp_errors++;
+		status = BLK_STS_IOERR;
+	} else {
+		status = rd_zone_open_locked(z, zone, false);
+	}
+	if (!status)
+		zone->busy = true;
+	spin_unlock(&z->lock);
+	if (status) {
+		mutex_unlock(&zone->lock);
+		return status;
+	}
+	*out = zone;
+	return BLK_STS_OK;
+}
+
+/*
+ * Zeros over a range of a zone that must read as zeros. Nothing but a
+ * checkpoint's shared pages makes a discard fail, and a zoned device has
+ * no checkpoints, so a failure here is a bug to report, not to handle.
+ */
+static void rd_zone_clear(struct rd_store *store, sector_t sector, sector_t nr, bool nowait)
+{
+	u64 pos = (u64)sector << SECTOR_SHIFT;
+	u64 len = (u64)nr << SECTOR_SHIFT;
+
+	while (len) {
+		u64 part = nowait ? min_t(u64, len, RD_NOWAIT_DISCARD_BYTES) : len;
+		int err = store->ops->discard(store, pos, part, nowait);
+
+		if (WARN_ONCE(err, "ramdisk: clearing %llu bytes at %llu of a zone failed: %d\n",
+			      part, pos, err))
+			return;
+		pos += part;
+		len -= part;
+	}
+}
+
+void rd_zone_write_end(struct rd_zones *z, struct rd_zone *zone, struct rd_store *store,
+		       struct bio *bio, blk_status_t status)
+{
+	sector_t nr = bio_sectors(bio);
+	sector_t start;
+
+	if (!zone)
+		return;
+	start = rd_zone_start(z, zone);
+	/* the write pointer stays, so what the write left past it goes */
+	if (status)
+		rd_zone_clear(store, bio->bi_iter.bi_sector, nr, bio->bi_opf & REQ_NOWAIT);
+	spin_lock(&z->lock);
+	zone->busy = false;
+	if (!status) {
+		zone->wp += nr;
+		if (zone->wp == start + z->cap) {
+			rd_zone_leave_locked(z, zone);
+			zone->cond = BLK_ZONE_COND_FULL;
+		}
+	} else if (zone->cond == BLK_ZONE_COND_IMP_OPEN && zone->wp == start) {
+		/* opened for a write that failed: as if it never came */
+		rd_zone_leave_locked(z, zone);
+		zone->cond = BLK_ZONE_COND_EMPTY;
+	}
+	spin_unlock(&z->lock);
+	mutex_unlock(&zone->lock);
+}
+
+/* With the zone's mutex held: back to empty, its pages freed. */
+static void rd_zone_reset(struct rd_zones *z, struct rd_zone *zone, struct rd_store *store)
+{
+	sector_t start = rd_zone_start(z, zone);
+	u8 cond;
+
+	spin_lock(&z->lock);
+	cond = zone->cond;
+	spin_unlock(&z->lock);
+	if (cond == BLK_ZONE_COND_EMPTY)
+		return;
+	rd_zone_clear(store, start, 1ULL << z->shift, false);
+	spin_lock(&z->lock);
+	rd_zone_leave_locked(z, zone);
+	zone->cond = BLK_ZONE_COND_EMPTY;
+	zone->wp = start;
+	z->resets++;
+	spin_unlock(&z->lock);
+}
+
+/* With the zone's mutex held. Under z->lock. */
+static blk_status_t rd_zone_finish_locked(struct rd_zones *z, struct rd_zone *zone)
+{
+	switch (zone->cond) {
+	case BLK_ZONE_COND_FULL:
+		return BLK_STS_OK;
+	case BLK_ZONE_COND_EMPTY:
+		/* a zone passes through open to full: it needs to be active */
+		if (z->max_active && rd_zones_nr_active(z) >= z->max_active) {
+			z->resource_errors++;
+			return BLK_STS_ZONE_ACTIVE_RESOURCE;
+		}
+		break;
+	default:
+		break;
+	}
+	rd_zone_leave_locked(z, zone);
+	zone->cond = BLK_ZONE_COND_FULL;
+	zone->wp = rd_zone_start(z, zone) + (1ULL << z->shift);
+	return BLK_STS_OK;
+}
+
+/* With the zone's mutex held. Under z->lock. */
+static blk_status_t rd_zone_close_cmd_locked(struct rd_zones *z, struct rd_zone *zone)
+{
+	switch (zone->cond) {
+	case BLK_ZONE_COND_CLOSED:
+		return BLK_STS_OK;
+	case BLK_ZONE_COND_IMP_OPEN:
+	case BLK_ZONE_COND_EXP_OPEN:
+		rd_zone_close_locked(z, zone);
+		return BLK_STS_OK;
+	default:
+		return BLK_STS_IOERR;
+	}
+}
+
+/*
+ * Management commands come from ioctls and file systems, in contexts that
+ * may sleep, never with REQ_NOWAIT: each waits for the write in progress
+ * on its zone.
+ */
+blk_status_t rd_zone_mgmt(struct rd_zones *z, struct rd_store *store, struct bio *bio)
+{
+	sector_t sector = bio->bi_iter.bi_sector;
+	unsigned int idx = sector >> z->shift;
+	struct rd_zone *zone;
+	blk_status_t status;
+
+	if (bio_op(bio) == REQ_OP_ZONE_RESET_ALL) {
+		for (idx = z->nr_conv; idx < z->nr_zones; idx++) {
+			zone = &z->zones[idx];
+			mutex_lock(&zone->lock);
+			rd_zone_reset(z, zone, store);
+			mutex_unlock(&zone->lock);
+		}
+		return BLK_STS_OK;
+	}
+	/* a command names a sequential zone by its first sector */
+	if (idx >= z->nr_zones || idx < z->nr_conv || (sector & ((1ULL << z->shift) - 1)))
+		return BLK_STS_IOERR;
+	zone = &z->zones[idx];
+	mutex_lock(&zone->lock);
+	if (bio_op(bio) == REQ_OP_ZONE_RESET) {
+		rd_zone_reset(z, zone, store);
+		mutex_unlock(&zone->lock);
+		return BLK_STS_OK;
+	}
+	spin_lock(&z->lock);
+	switch (bio_op(bio)) {
+	case REQ_OP_ZONE_OPEN:
+		status = rd_zone_open_locked(z, zone, true);
+		break;
+	case REQ_OP_ZONE_CLOSE:
+		status = rd_zone_close_cmd_locked(z, zone);
+		break;
+	case REQ_OP_ZONE_FINISH:
+		status = rd_zone_finish_locked(z, zone);
+		break;
+	default:
+		status = BLK_STS_NOTSUPP;
+		break;
+	}
+	spin_unlock(&z->lock);
+	mutex_unlock(&zone->lock);
+	return status;
+}
+
+void rd_zones_stats(struct rd_zones *z, struct rd_zone_stats *s)
+{
+	unsigned int i;
+
+	memset(s, 0, sizeof(*s));
+	spin_lock(&z->lock);
+	for (i = z->nr_conv; i < z->nr_zones; i++) {
+		switch (z->zones[i].cond) {
+		case BLK_ZONE_COND_EMPTY:
+			s->empty++;
+			break;
+		case BLK_ZONE_COND_FULL:
+			s->full++;
+			break;
+		default:
+			break;
+		}
+	}
+	s->imp_open = z->nr_imp_open;
+	s->exp_open = z->nr_exp_open;
+	s->closed = z->nr_closed;
+	s->resets = z->resets;
+	s->implicit_closes = z->implicit_closes;
+	s->wp_errors = z->wp_errors;
+	s->resource_errors = z->resource_errors;
+	spin_unlock(&z->lock);
+}

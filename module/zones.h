@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Host-managed zones: the state of each zone of a zoned device and the
+ * rules a ZBC or ZNS device enforces on it (zones.c). The submit path of a
+ * zoned device (io.c) asks them before each write and management command;
+ * the stores below know nothing of zones.
+ */
+#ifndef RAMDISK_ZONES_H
+#define RAMDISK_ZONES_H
+
+#include <linux/blk_types.h>
+#include <linux/blkzoned.h>
+#include <linux/types.h>
+
+struct bio;
+struct rd_config;
+struct rd_store;
+struct rd_zone;
+struct rd_zones;
+
+/* 64 MiB zones unless the configuration says otherwise */
+#define RD_ZONE_SIZE_DEFAULT (64ULL << 20)
+
+/* -EINVAL or -EOPNOTSUPP, logged, when cfg's zone settings cannot make a device */
+int rd_zones_validate(const struct rd_config *cfg, const char *who);
+/* NULL when out of memory; every sequential zone starts empty */
+struct rd_zones *rd_zones_create(const struct rd_config *cfg);
+void rd_zones_destroy(struct rd_zones *zones);
+
+unsigned int rd_zones_count(const struct rd_zones *zones);
+/* the zone that holds the sector */
+unsigned int rd_zones_index(const struct rd_zones *zones, sector_t sector);
+/* zone idx as ->report_zones gives it */
+void rd_zones_get(struct rd_zones *zones, unsigned int idx, struct blk_zone *out);
+
+/*
+ * A write or write-zeroes bio, which the block layer has already cut at
+ * zone boundaries. rd_zone_write_begin() returns BLK_STS_OK when it may be
+ * served now, with *zone the sequential zone it writes (NULL for a
+ * conventional one), which it holds until rd_zone_write_end(); else the
+ * status a zoned disk gives. rd_zone_write_end() moves the write pointer
+ * past a write that succeeded, and clears from the store what a failed
+ * one left past it, so that a zone reads zeros past its write pointer.
+ */
+blk_status_t rd_zone_write_begin(struct rd_zones *zones, struct bio *bio, struct rd_zone **zone);
+void rd_zone_write_end(struct rd_zones *zones, struct rd_zone *zone, struct rd_store *store,
+		       struct bio *bio, blk_status_t status);
+
+/* REQ_OP_ZONE_RESET, _RESET_ALL, _OPEN, _CLOSE and _FINISH; a reset frees the zone's pages */
+blk_status_t rd_zone_mgmt(struct rd_zones *zones, struct rd_store *store, struct bio *bio);
+
+/* The sysfs statistics. */
+struct rd_zone_stats {
+	/* zones in each condition now */
+	unsigned int empty, imp_open, exp_open, closed, full;
+	/* counts since the device was made */
+	u64 resets, implicit_closes, wp_errors, resource_errors;
+};
+
+void rd_zones_stats(struct rd_zones *zones, struct rd_zone_stats *stats);
+
+#endif /* RAMDISK_ZONES_H */
