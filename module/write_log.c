@@ -273,6 +273,11 @@ static int rd_wlog_start(struct rd_device *rd, const char *who, const char *ck, 
 			rd_wlog_state_name(rd));
 		return -EBUSY;
 	}
+	/* its entries have no zone commands, so a replay would not hold */
+	if (rd->zones) {
+		pr_warn("%s: a zoned device keeps no write log\n", who);
+		return -EOPNOTSUPP;
+	}
 	log = kzalloc(sizeof(*log), GFP_KERNEL);
 	if (!log)
 		return -ENOMEM;
