@@ -52,6 +52,20 @@ struct create_opts {
 	/* --nvram PHYS:SIZE: reserved memory instead of RAM pages */
 	bool set_nvram, format;
 	uint64_t phys_addr, phys_size;
+	/* a host-managed zoned device; the zone options need --zoned */
+	bool zoned, set_zone_size, set_zone_capacity, set_zone_nr_conv, set_zone_max_open,
+		set_zone_max_active;
+	uint64_t zone_size, zone_capacity;
+	long zone_nr_conv, zone_max_open, zone_max_active;
+};
+
+/* long options without a letter */
+enum {
+	OPT_ZONE_SIZE = 256,
+	OPT_ZONE_CAPACITY,
+	OPT_ZONE_NR_CONV,
+	OPT_ZONE_MAX_OPEN,
+	OPT_ZONE_MAX_ACTIVE,
 };
 
 static int parse_size_opt(const char *what, const char *arg, uint64_t *v)
@@ -204,6 +218,12 @@ static int parse_args(int argc, char **argv, struct create_opts *o)
 		{ "atomic-write-unit-min", required_argument, NULL, 'a' },
 		{ "atomic-write-unit-max", required_argument, NULL, 'A' },
 		{ "atomic-write-boundary", required_argument, NULL, 'B' },
+		{ "zoned", no_argument, NULL, 'Z' },
+		{ "zone-size", required_argument, NULL, OPT_ZONE_SIZE },
+		{ "zone-capacity", required_argument, NULL, OPT_ZONE_CAPACITY },
+		{ "zone-nr-conv", required_argument, NULL, OPT_ZONE_NR_CONV },
+		{ "zone-max-open", required_argument, NULL, OPT_ZONE_MAX_OPEN },
+		{ "zone-max-active", required_argument, NULL, OPT_ZONE_MAX_ACTIVE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -269,6 +289,30 @@ static int parse_args(int argc, char **argv, struct create_opts *o)
 			o->set_atomic_boundary = true;
 			rc = parse_size_opt("atomic write boundary", optarg, &o->atomic_boundary);
 			break;
+		case 'Z':
+			o->zoned = true;
+			break;
+		case OPT_ZONE_SIZE:
+			o->set_zone_size = true;
+			rc = parse_size_opt("zone size", optarg, &o->zone_size);
+			break;
+		case OPT_ZONE_CAPACITY:
+			o->set_zone_capacity = true;
+			rc = parse_size_opt("zone capacity", optarg, &o->zone_capacity);
+			break;
+		case OPT_ZONE_NR_CONV:
+			o->set_zone_nr_conv = true;
+			rc = parse_long_opt("zone-nr-conv", optarg, 0, INT_MAX, &o->zone_nr_conv);
+			break;
+		case OPT_ZONE_MAX_OPEN:
+			o->set_zone_max_open = true;
+			rc = parse_long_opt("zone-max-open", optarg, 0, INT_MAX, &o->zone_max_open);
+			break;
+		case OPT_ZONE_MAX_ACTIVE:
+			o->set_zone_max_active = true;
+			rc = parse_long_opt("zone-max-active", optarg, 0, INT_MAX,
+					    &o->zone_max_active);
+			break;
 		case 'h':
 			command_help("create");
 			return -1;
@@ -284,6 +328,9 @@ static int parse_args(int argc, char **argv, struct create_opts *o)
 		return usage_error("create", "--nvram sets the size; leave out --size");
 	if (o->format && !o->set_nvram)
 		return usage_error("create", "--format goes with --nvram");
+	if (!o->zoned && (o->set_zone_size || o->set_zone_capacity || o->set_zone_nr_conv ||
+			  o->set_zone_max_open || o->set_zone_max_active))
+		return usage_error("create", "the --zone-* options go with --zoned");
 	if (o->set_nvram)
 		o->size_arg = "--nvram";
 	if (!o->size_arg)
@@ -314,6 +361,7 @@ static int check_features(const struct create_opts *o)
 		  offsetof(struct create_opts, set_atomic_max) },
 		{ "atomic_write_boundary", "--atomic-write-boundary",
 		  offsetof(struct create_opts, set_atomic_boundary) },
+		{ "zoned", "--zoned", offsetof(struct create_opts, zoned) },
 	};
 
 	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]); i++) {
@@ -395,6 +443,43 @@ static int write_attr(const char *name, const char *attr, const char *value)
 	return err == ENOENT ? RC_ERROR : rc_from_errno(err);
 }
 
+/*
+ * After size: the zone settings, the largest limit before the one it
+ * bounds, and zoned last, when the module checks them against the size.
+ */
+static int configure_zones(const struct create_opts *o, const char *name)
+{
+	char v[32];
+	int rc;
+
+	if (o->set_zone_size) {
+		snprintf(v, sizeof(v), "%" PRIu64, o->zone_size);
+		if ((rc = write_attr(name, "zone_size", v)))
+			return rc;
+	}
+	if (o->set_zone_capacity) {
+		snprintf(v, sizeof(v), "%" PRIu64, o->zone_capacity);
+		if ((rc = write_attr(name, "zone_capacity", v)))
+			return rc;
+	}
+	if (o->set_zone_nr_conv) {
+		snprintf(v, sizeof(v), "%ld", o->zone_nr_conv);
+		if ((rc = write_attr(name, "zone_nr_conv", v)))
+			return rc;
+	}
+	if (o->set_zone_max_active) {
+		snprintf(v, sizeof(v), "%ld", o->zone_max_active);
+		if ((rc = write_attr(name, "zone_max_active", v)))
+			return rc;
+	}
+	if (o->set_zone_max_open) {
+		snprintf(v, sizeof(v), "%ld", o->zone_max_open);
+		if ((rc = write_attr(name, "zone_max_open", v)))
+			return rc;
+	}
+	return write_attr(name, "zoned", "1");
+}
+
 static int configure(const struct create_opts *o, const char *name)
 {
 	char v[32];
@@ -472,7 +557,7 @@ static int configure(const struct create_opts *o, const char *name)
 		if ((rc = write_attr(name, "numa_node", v)))
 			return rc;
 	}
-	return RC_OK;
+	return o->zoned ? configure_zones(o, name) : RC_OK;
 }
 
 static int power_on(const char *name, int *index)

@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <err.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +97,39 @@ static void load_backing(struct rdctl_device *d, const char *path)
 	d->has_backing = true;
 }
 
+/*
+ * A powered device's zones, from its queue (the same for load-time and
+ * configured devices) and its zone_conditions file.
+ */
+static void load_zones(struct rdctl_device *d)
+{
+	char path[PATH_MAX], model[32];
+	uint64_t *c = d->zone_conditions;
+	uint64_t sectors;
+
+	path_fmt(path, sizeof(path), "%s/block/ramdisk%d/queue/zoned", sysfs_root(), d->index);
+	if (sysfs_read_line(path, model, sizeof(model)) || strcmp(model, "host-managed"))
+		return;
+	d->zoned = true;
+	path_fmt(path, sizeof(path), "%s/block/ramdisk%d/queue/chunk_sectors", sysfs_root(),
+		 d->index);
+	if (!sysfs_read_u64(path, &sectors))
+		d->zone_size = sectors * 512;
+	path_fmt(path, sizeof(path), "%s/block/ramdisk%d/queue/nr_zones", sysfs_root(), d->index);
+	(void)sysfs_read_u64(path, &d->nr_zones);
+	path_fmt(path, sizeof(path), "%s/block/ramdisk%d/queue/max_open_zones", sysfs_root(),
+		 d->index);
+	(void)sysfs_read_u64(path, &d->zone_max_open);
+	path_fmt(path, sizeof(path), "%s/block/ramdisk%d/queue/max_active_zones", sysfs_root(),
+		 d->index);
+	(void)sysfs_read_u64(path, &d->zone_max_active);
+	stat_path(path, sizeof(path), d->index, "zone_conditions");
+	if (!sysfs_read_line(path, model, sizeof(model)))
+		d->has_zone_conditions =
+			sscanf(model, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64,
+			       &c[0], &c[1], &c[2], &c[3], &c[4]) == 5;
+}
+
 /* Statistics of a powered device; missing files stay unknown. */
 static void load_stats(struct rdctl_device *d)
 {
@@ -142,6 +176,7 @@ static void load_stats(struct rdctl_device *d)
 	d->has_checkpoint_pages = !sysfs_read_u64(path, &d->checkpoint_pages);
 	stat_path(path, sizeof(path), d->index, "backing");
 	load_backing(d, path);
+	load_zones(d);
 	stat_path(path, sizeof(path), d->index, "dirty_bytes");
 	d->has_dirty = !sysfs_read_u64(path, &d->dirty_bytes);
 	stat_path(path, sizeof(path), d->index, "power_cuts");
@@ -204,6 +239,28 @@ static void load_throttle(struct rdctl_device *d, const char *name)
 	d->has_throttle = true;
 }
 
+/* A configuration's zones; a module without them has no zoned file. */
+static void load_zone_config(struct rdctl_device *d, const char *name)
+{
+	static const char *const attrs[] = { "zone_size", "zone_capacity", "zone_nr_conv",
+					     "zone_max_open", "zone_max_active" };
+	uint64_t *values[] = { &d->zone_size, &d->zone_capacity, &d->zone_nr_conv,
+			       &d->zone_max_open, &d->zone_max_active };
+	char path[PATH_MAX];
+	uint64_t zoned;
+
+	config_path(path, sizeof(path), name, "zoned");
+	if (sysfs_read_u64(path, &zoned) || !zoned)
+		return;
+	d->zoned = true;
+	for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+		config_path(path, sizeof(path), name, attrs[i]);
+		(void)sysfs_read_u64(path, values[i]);
+	}
+	if (d->zone_size && d->has_size)
+		d->nr_zones = d->size / d->zone_size;
+}
+
 int rd_load_configured(struct rdctl_device *d, const char *name)
 {
 	char path[PATH_MAX];
@@ -252,6 +309,7 @@ int rd_load_configured(struct rdctl_device *d, const char *name)
 	if (sysfs_read_line(path, d->clone_of, sizeof(d->clone_of)))
 		d->clone_of[0] = '\0';
 	load_throttle(d, name);
+	load_zone_config(d, name);
 	config_path(path, sizeof(path), name, "index");
 	if (!sysfs_read_s64(path, &index) && index >= 0 && index <= INT_MAX)
 		d->index = (int)index;

@@ -67,6 +67,30 @@ static void io_field(const char *key, bool known, uint64_t count, uint64_t bytes
 		      human_suffix(bytes, h, sizeof(h)));
 }
 
+/*
+ * A zoned device: its zones, what a sequential one takes, its limits and,
+ * while powered, how many are in each condition.
+ */
+static void print_zones(const struct rdctl_device *d)
+{
+	char h[SIZE_STR_MAX + 3];
+	const uint64_t *c = d->zone_conditions;
+
+	if (!d->zoned)
+		return;
+	field("zones:", "%" PRIu64 " of %" PRIu64 " bytes%s, %" PRIu64 " conventional", d->nr_zones,
+	      d->zone_size, human_suffix(d->zone_size, h, sizeof(h)), d->zone_nr_conv);
+	if (d->zone_capacity)
+		bytes_field("zone_capacity:", true, d->zone_capacity);
+	field("zone_limits:", "%" PRIu64 " open, %" PRIu64 " active (0: no limit)",
+	      d->zone_max_open, d->zone_max_active);
+	if (d->has_zone_conditions)
+		field("zone_conditions:",
+		      "%" PRIu64 " empty, %" PRIu64 " implicitly open, %" PRIu64
+		      " explicitly open, %" PRIu64 " closed, %" PRIu64 " full",
+		      c[0], c[1], c[2], c[3], c[4]);
+}
+
 static void print_info(const struct rdctl_device *d)
 {
 	char dev[32], h[SIZE_STR_MAX + 3];
@@ -103,6 +127,7 @@ static void print_info(const struct rdctl_device *d)
 	else
 		field("backing:", "%s", d->backing);
 	print_emulation(d, text_field);
+	print_zones(d);
 	if (d->index < 0)
 		return;
 	if (!d->has_stats) {

@@ -91,6 +91,17 @@ struct rdctl_device {
 	uint64_t checkpoint_pages;
 	/* a clone's "DISK CHECKPOINT"; "" for any other device */
 	char clone_of[80];
+	/*
+	 * A zoned device: its configuration (zoned and zone_size known, the
+	 * rest 0 when the module does not say), and while powered the zones
+	 * in each condition: empty, implicitly open, explicitly open, closed,
+	 * full
+	 */
+	bool zoned;
+	uint64_t zone_size, zone_capacity, zone_nr_conv, zone_max_open, zone_max_active;
+	uint64_t nr_zones;
+	bool has_zone_conditions;
+	uint64_t zone_conditions[5];
 };
 
 /* paths.c: where the module's files live (overridable for tests). */
