@@ -370,6 +370,7 @@ static void slot_sync(struct fuzz *f, struct slot *s)
 		slot_path(f, s, "cache_mode", path, sizeof(path));
 		s->writeback =
 			read_file(path, buf, sizeof(buf)) > 0 && !strncmp(buf, "writeback", 9);
+		s->zoned = slot_read_number(f, s, "zoned") == 1;
 		shadow_reset(&s->shadow, ++f->next_gen, slot_read_number(f, s, "phys_size") == 0);
 		s->cut_unreported = false;
 		clone_started(f, s);
@@ -471,9 +472,13 @@ static void do_attr(struct fuzz *f, struct slot *s, const char *attr, const stru
 	}
 	f->refused++;
 	fuzz_log(f, " %s", strerror(err));
-	/* configfs itself answers an empty write with EFAULT; reserved memory takes no checkpoints */
+	/*
+	 * configfs itself answers an empty write with EFAULT; reserved memory
+	 * and zoned devices take no checkpoints, and zoned ones keep no write log
+	 */
 	if (!errno_in(err, attr_errors) && !(err == EFAULT && !v->len) &&
 	    !(err == EOPNOTSUPP && !strcmp(attr, "checkpoints")) &&
+	    !(err == EOPNOTSUPP && s->zoned && !strcmp(attr, "write_log")) &&
 	    !(err == ENOTEMPTY && !strcmp(attr, "power")))
 		fuzz_report(f, "%s: unexpected error %s", path, strerror(err));
 	/* only a device that clones start from stays powered so */
@@ -741,7 +746,9 @@ static void io_write(struct fuzz *f, struct slot *s, int fd, uint64_t off, uint6
 	injected = err && badblocks_errno(err) && slot_has_faults(f, s);
 	fuzz_log(f, " write %" PRIu64 "+%" PRIu64 ": %s%s", off, len, err ? strerror(err) : "short",
 		 injected ? " (injected)" : "");
-	if (err && err != EIO && err != ENOSPC && err != EPERM && !injected)
+	/* a fault set up, or a zoned device's open and active zone limits (BLK_STS_ZONE_*_RESOURCE) */
+	if (err && err != EIO && err != ENOSPC && err != EPERM && !injected &&
+	    !(s->zoned && (err == ETOOMANYREFS || err == EOVERFLOW)))
 		fuzz_report(f, "write: unexpected error %s", strerror(err));
 	/* some of it may have landed */
 	if (n != 0 && err != EPERM)

@@ -104,6 +104,8 @@ struct slot {
 	struct shadow shadow;
 	bool powered; /* after our last successful power write */
 	bool writeback;
+	/* host-managed zones: writes off a write pointer or past a zone limit fail */
+	bool zoned;
 	/*
 	 * a power cut was accepted since the last flush that succeeded: the
 	 * next flush may fail with EIO, once, for completed writes the cut
