@@ -10,7 +10,7 @@ jobs=("$RD_TOP"/fio-jobs/*.fio)
 # The values the bench runner exports; the parse must not depend on them
 # existing, only on them being set.
 export TARGET=$RD_TMP/target.img DIRECTORY=$RD_TMP/dir SIZE=16M RUNTIME=1 \
-	DIRECT=0 NRFILES=10
+	DIRECT=0 NRFILES=10 MAX_OPEN=2
 
 declare -A seen
 for job in "${jobs[@]}"; do

@@ -23,6 +23,8 @@ if [[ ,$features, != *,zoned,* ]]; then
 			fail "no log line for $a"
 		assert_eq "$(cat "$RD_CONFIGFS/old/$a")" "$before" "$a after the refusal"
 	done
+	run_cmd 1 "$RD_BIN/ramdiskctl" create --size 64M --zoned
+	grep -q "no zoned attribute" <<<"$err" || fail "ramdiskctl create --zoned: $err"
 	echo "$RD_KVER: no zoned devices; the attributes are refused"
 	echo ok
 	exit 0
@@ -217,11 +219,30 @@ assert_eq "$(sysfs_stat "$rd" allocated_pages)" "$conv_pages" "pages left, the c
 # --- a zoned device takes no checkpoints
 run_cmd 1 bash -c "echo +base >$RD_CONFIGFS/zd/checkpoints"
 kernel_log | grep -q "zd: a zoned device takes no checkpoints" || fail "no log line for the checkpoint"
+run_cmd 1 bash -c "echo start >$RD_CONFIGFS/zd/write_log"
+kernel_log | grep -q "zd: a zoned device keeps no write log" || fail "no log line for the write log"
 
 # --- fio's zoned mode with verify, over the sequential zones
 wp_errors=$(sysfs_stat "$rd" zone_wp_errors)
 TARGET=$dev SIZE=56M DIRECT=1 MAX_OPEN=2 run_cmd 0 fio --offset=8M --io_size=24M \
 	--output-format=terse "$RD_TOP/fio-jobs/zoned-verify.fio"
 assert_eq "$(sysfs_stat "$rd" zone_wp_errors)" "$wp_errors" "zone_wp_errors after fio"
+
+# --- ramdiskctl makes one and shows its zones
+expect_refusal 2 "the --zone-* options go with --zoned" \
+	"$RD_BIN/ramdiskctl" create --size 64M --zone-size 4M
+run_cmd 0 "$RD_BIN/ramdiskctl" create --name zc --size 32M --zoned --zone-size 8M \
+	--zone-capacity 6M --zone-nr-conv 1 --zone-max-open 1 --zone-max-active 2
+on_exit "rd_unconfigure zc"
+zdev=$out
+assert_eq "$(cat "/sys/block/${zdev#/dev/}/queue/nr_zones")" 4 "zones of ramdiskctl's device"
+dd if=/dev/zero of="$zdev" bs=4K count=1 seek=2048 oflag=direct status=none ||
+	fail "write to zone 1 of ramdiskctl's device"
+run_cmd 0 "$RD_BIN/ramdiskctl" info zc
+for want in "zones:          4 of 8388608 bytes (8.0M), 1 conventional" \
+	"zone_capacity:  6291456 (6.0M)" "zone_limits:    1 open, 2 active (0: no limit)" \
+	"zone_conditions: 2 empty, 1 implicitly open, 0 explicitly open, 0 closed, 0 full"; do
+	grep -qxF "$want" <<<"$out" || fail "ramdiskctl info lacks '$want': $out"
+done
 
 echo ok
