@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: the page index of every height counts its memory, frees empty leaves and nodes, and loses no write to a leaf freed beside it
+# KERNELS: last
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd blkdiscard cmp fallocate

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: fault_schedule: every Nth bio of a kind fails unserved, drop makes writes succeed unserved, a seeded probability replays the same faults, after_flush and window_ms gate a rule, delay_us ends bios late, counters count, bad input is refused with the rules unchanged
+# KERNELS: last
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd cmp dd

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: checkpoints: taking one copies no data, a write or discard after it costs the pages it changes (checkpoint_pages, mem_limit), rollback brings the data back bit for bit and frees them, an open or mounted device is not rolled back, a checkpoint taken under a busy ext4 rolls back to a state ext4 recovers, bad input is refused with the list unchanged
+# KERNELS: last
 # VMOPTS: --single-thread
 . "${0%/*}/../lib/common.sh"
 require_root

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: clones: a device made from a checkpoint of another reads the checkpoint's data bit for bit, costs only the pages it writes, changes neither its origin nor the checkpoint, starts again from the checkpoint at power-on, is made while its origin writes, mounts an ext4 checkpointed under load; the checkpoint cannot be dropped nor the origin powered off while it exists; bad input is refused with the reason logged and nothing changed
+# KERNELS: last
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd dd md5sum cmp blkdiscard blockdev fio mkfs.ext4 e2fsck
