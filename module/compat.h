@@ -325,6 +325,12 @@ static inline struct bio *rd_compat_zone_prepare_bio(struct bio *bio)
 	return bio;
 }
 
+/* a write at the write pointer that the block layer made of a zone append */
+static inline bool rd_compat_bio_emulates_zone_append(struct bio *bio)
+{
+	return bio_flagged(bio, BIO_EMULATES_ZONE_APPEND);
+}
+
 /* reads the zones back through ->report_zones and sets up the write plugs */
 static inline int rd_compat_revalidate_zones(struct gendisk *disk)
 {
@@ -346,6 +352,11 @@ static inline void rd_compat_limits_zoned(struct queue_limits *lim, unsigned int
 static inline struct bio *rd_compat_zone_prepare_bio(struct bio *bio)
 {
 	return bio;
+}
+
+static inline bool rd_compat_bio_emulates_zone_append(struct bio *bio)
+{
+	return false;
 }
 
 static inline int rd_compat_revalidate_zones(struct gendisk *disk)

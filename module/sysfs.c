@@ -209,6 +209,7 @@ static DEVICE_ATTR_RO(zone_conditions);
 	static DEVICE_ATTR_RO(zone_##_name)
 
 RD_ZONE_STAT_ATTR(resets);
+RD_ZONE_STAT_ATTR(appends);
 RD_ZONE_STAT_ATTR(implicit_closes);
 RD_ZONE_STAT_ATTR(wp_errors);
 RD_ZONE_STAT_ATTR(resource_errors);
@@ -238,6 +239,7 @@ static struct attribute *rd_stat_attrs[] = {
 	&dev_attr_index_bytes.attr,
 	&dev_attr_write_zeroes.attr,
 	&dev_attr_writes.attr,
+	&dev_attr_zone_appends.attr,
 	&dev_attr_zone_conditions.attr,
 	&dev_attr_zone_implicit_closes.attr,
 	&dev_attr_zone_resets.attr,
@@ -252,7 +254,7 @@ static umode_t rd_stat_visible(struct kobject *kobj, struct attribute *attr, int
 	struct rd_device *rd = dev_to_rd(kobj_to_dev(kobj));
 
 	if (!rd->zones &&
-	    (attr == &dev_attr_zone_conditions.attr ||
+	    (attr == &dev_attr_zone_appends.attr || attr == &dev_attr_zone_conditions.attr ||
 	     attr == &dev_attr_zone_implicit_closes.attr || attr == &dev_attr_zone_resets.attr ||
 	     attr == &dev_attr_zone_resource_errors.attr || attr == &dev_attr_zone_wp_errors.attr))
 		return 0;

@@ -83,6 +83,7 @@ struct rd_zones {
 	unsigned int nr_closed;
 	struct list_head imp_open;
 	u64 resets;
+	u64 appends;
 	u64 implicit_closes;
 	u64 wp_errors;
 	u64 resource_errors;
@@ -436,6 +437,8 @@ void rd_zone_write_end(struct rd_zones *z, struct rd_zone *zone, struct rd_store
 	spin_lock(&z->lock);
 	zone->busy = false;
 	if (!status) {
+		if (rd_compat_bio_emulates_zone_append(bio))
+			z->appends++;
 		zone->wp += nr;
 		if (zone->wp == start + z->cap) {
 			rd_zone_leave_locked(z, zone);
@@ -580,6 +583,7 @@ void rd_zones_stats(struct rd_zones *z, struct rd_zone_stats *s)
 	s->exp_open = z->nr_exp_open;
 	s->closed = z->nr_closed;
 	s->resets = z->resets;
+	s->appends = z->appends;
 	s->implicit_closes = z->implicit_closes;
 	s->wp_errors = z->wp_errors;
 	s->resource_errors = z->resource_errors;

@@ -54,7 +54,7 @@ struct rd_zone_stats {
 	/* zones in each condition now */
 	unsigned int empty, imp_open, exp_open, closed, full;
 	/* counts since the device was made */
-	u64 resets, implicit_closes, wp_errors, resource_errors;
+	u64 resets, appends, implicit_closes, wp_errors, resource_errors;
 };
 
 void rd_zones_stats(struct rd_zones *zones, struct rd_zone_stats *stats);
