@@ -40,6 +40,14 @@ bench-perf: userspace
 bench-pair: userspace
 	@$(TOP)/scripts/bench/pair --kernels '$(KVERS)' $(if $(REPS),--reps $(REPS))
 
+# make bench-zoned [KVERS="6.12 7"] [REPS=5]
+#                   a zoned ramdisk against zoned null_blk (memory_backed=1):
+#                   4 KiB sequential writes under fio's zonemode=zbd, the
+#                   medians and their ratio
+.PHONY: bench-zoned
+bench-zoned: userspace
+	@$(TOP)/scripts/bench/zoned --kernels '$(or $(filter-out 6.1,$(KVERS)),6.12 7)' $(if $(REPS),--reps $(REPS))
+
 # make bench-crash REPLAY_LOG=PATH [KVER=7] [CRASH_ARGS="--populate 256 ..."]
 #                   crash states checked per minute, rdcrash against fstests'
 #                   way (dm-log-writes, then replay-log from the start to each
