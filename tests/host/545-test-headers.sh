@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: every test file starts the way Documentation/development.md shows: shebang, SPDX line, DESCRIPTION, optional VMOPTS/KERNELS/QUIET and comments, then sourcing common.sh; and is executable, since the suites skip any other
+# DESCRIPTION: every test file starts the way Documentation/development.md shows: shebang, SPDX line, DESCRIPTION, optional VMOPTS/KERNELS and comments, then sourcing common.sh; and is executable, since the suites skip any other
 . "${0%/*}/../lib/common.sh"
 
 doc=$RD_TOP/Documentation/development.md

@@ -1,7 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: read/write/flush latency and bandwidth emulation: QD1 latency never early, its median within 10% of the setting plus the measured overhead, QD8 overlaps, bandwidth within 10%
-# QUIET: yes
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd fio jq udevadm

@@ -5,6 +5,8 @@
 # The text is the same on every kernel, and what it drives in the module is
 # tested on each kernel by other tests: one run saves CI a minute a kernel.
 . "${0%/*}/../lib/common.sh"
+# shellcheck source=tests/vm/lib/doc-script.sh
+. "${0%/*}/lib/doc-script.sh"
 require_root
 require_cmd python3 mkfs.ext4 sfdisk blkdiscard udevadm lsblk
 
@@ -46,13 +48,7 @@ for f in $files; do
 	script=$RD_TMP/$(basename "$f" .md).sh
 	"$docs" script --subshells "$RD_TOP/$f" >"$script"
 	echo "=== $f: $(grep -c '^echo .>>> ' "$script") blocks, in $(folder_of "$f")"
-	if (cd "$(folder_of "$f")" && timeout 300 bash -eo pipefail "$script") >"$RD_TMP/out" 2>&1; then
-		echo "ok"
-	else
-		tail -n 25 "$RD_TMP/out"
-		block=$(grep '^>>> ' "$RD_TMP/out" | tail -n 1)
-		failed+=("$f (${block#>>> })")
-	fi
+	doc_script_run "$(folder_of "$f")" "$script" || failed+=("$f ($doc_failed_block)")
 	if grep -q '^ramdisk ' /proc/modules || awk '$1 ~ "^/dev/ramdisk"' /proc/mounts | grep -q .; then
 		failed+=("$f left the module or a mount behind")
 	fi

@@ -5,6 +5,8 @@
 # after tests/lib/common.sh. lab_run LAB runs one lab (the README's set-up
 # blocks first) and adds what failed to lab_failed; labs_tidy undoes what a
 # lab that failed half-way may leave.
+# shellcheck source=tests/vm/lib/doc-script.sh
+. "$RD_TOP/tests/vm/lib/doc-script.sh"
 labs=$RD_TOP/Documentation/labs
 docs=$RD_TOP/scripts/doc-commands
 lab_failed=()
@@ -38,7 +40,7 @@ labs_tidy() {
 	rm -rf /tmp/lab7
 }
 lab_run() {
-	local lab=$1 name script block
+	local lab=$1 name script
 	name=${lab##*/}
 	script=$RD_TMP/${name%.md}.sh
 	{
@@ -46,13 +48,7 @@ lab_run() {
 		"$docs" script "$lab"
 	} >"$script"
 	echo "=== $name: $(grep -c '^echo .>>> ' "$script") blocks"
-	if (cd "$RD_TOP" && timeout 300 bash -eo pipefail "$script") >"$RD_TMP/out" 2>&1; then
-		echo "ok"
-	else
-		tail -n 25 "$RD_TMP/out"
-		block=$(grep '^>>> ' "$RD_TMP/out" | tail -n 1)
-		lab_failed+=("$name (${block#>>> })")
-	fi
+	doc_script_run "$RD_TOP" "$script" || lab_failed+=("$name ($doc_failed_block)")
 	# each lab cleans up after itself: nothing may be left for the next
 	if grep -q '^ramdisk \|^minird ' /proc/modules || awk '$2 ~ "^/mnt/lab"' /proc/mounts | grep -q .; then
 		lab_failed+=("$name left a module or a mount behind")
