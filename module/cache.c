@@ -385,6 +385,17 @@ static void rd_cache_cut_blocks(struct rd_cache *c, unsigned long index, struct 
 			rd_cache_page_writeback(c, index, cp, first, first + step);
 }
 
+/* Tells cut->lost of each run of sectors of one page the cut loses. */
+static void rd_cache_report_lost(unsigned long index, struct rd_cache_page *cp,
+				 const struct rd_cut *cut)
+{
+	sector_t page_sector = (sector_t)index << (PAGE_SHIFT - SECTOR_SHIFT);
+	unsigned int start = 0, stop;
+
+	for_each_set_bitrange_from(start, stop, cp->dirty, RD_SECTORS_PER_PAGE)
+		cut->lost(cut->lost_arg, page_sector + start, stop - start);
+}
+
 /*
  * Loses the cached writes. With drop_percent below 100 each cached page
  * (RD_CUT_PAGE) or each logical block holding dirty sectors
@@ -409,6 +420,8 @@ u64 rd_cache_power_cut(struct rd_cache *c, const struct rd_cut *cut)
 			 prandom_u32_state(&rnd) % 100 >= cut->drop_percent)
 			rd_cache_page_writeback(c, index, cp, 0, RD_SECTORS_PER_PAGE);
 		lost += (u64)bitmap_weight(cp->dirty, RD_SECTORS_PER_PAGE) << SECTOR_SHIFT;
+		if (cut->lost)
+			rd_cache_report_lost(index, cp, cut);
 		rd_cache_page_free(c, index, cp);
 		cond_resched();
 	}

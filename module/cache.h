@@ -23,6 +23,12 @@ struct rd_cut {
 	u64 seed;
 	enum rd_cut_unit unit;
 	unsigned int block_size; /* the device's logical block, at most a page */
+	/*
+	 * If set, told of each run of sectors the cut loses, before the cut
+	 * returns: a zoned device moves its write pointers back by them.
+	 */
+	void (*lost)(void *arg, sector_t sector, unsigned int nr);
+	void *lost_arg;
 };
 
 struct rd_cache *rd_cache_create(struct rd_store *durable, u64 cache_size);

@@ -668,7 +668,7 @@ void rd_dev_set_throttle(struct rd_device *rd, const struct rd_config *cfg)
  */
 void rd_dev_power_cut(struct rd_device *rd, const struct rd_config *cfg)
 {
-	const struct rd_cut cut = {
+	struct rd_cut cut = {
 		.drop_percent = cfg->power_cut_drop_percent,
 		.seed = cfg->power_cut_seed,
 		.unit = cfg->power_cut_unit,
@@ -681,9 +681,16 @@ void rd_dev_power_cut(struct rd_device *rd, const struct rd_config *cfg)
 	mutex_lock(&disk->open_mutex);
 	if (rd->cache) {
 		down_write(&rd->power_sem);
+		if (rd->zones) {
+			rd_zones_cut_begin(rd->zones);
+			cut.lost = rd_zones_cut_lost;
+			cut.lost_arg = rd->zones;
+		}
 		/* only those who hold the device open were promised anything */
 		if (rd_cache_power_cut(rd->cache, &cut) && disk_openers(disk))
 			set_bit(RD_LOST_WRITES, &rd->flags);
+		if (rd->zones)
+			rd_zones_cut_end(rd->zones, rd_cache_store(rd->cache));
 		WRITE_ONCE(rd->power_gen, rd->power_gen + 1);
 		up_write(&rd->power_sem);
 	}

@@ -324,6 +324,8 @@ static blk_status_t rd_submit_bio_cached(struct rd_device *rd, struct bio *bio)
 	if (READ_ONCE(rd->power_gen) != power_gen) {
 		this_cpu_inc(rd->stats->cut_errors);
 		status = BLK_STS_IOERR;
+	} else if (unlikely(rd->zones)) {
+		status = rd_dispatch_zoned(rd, rd_cache_store(rd->cache), bio);
 	} else {
 		status = rd_dispatch(rd, rd_cache_store(rd->cache), bio);
 	}
@@ -406,12 +408,12 @@ static noinline void rd_submit_bio_layered(struct rd_device *rd, struct bio *bio
 	}
 	if (rd_fault_sched_active(rd) && rd_fault_sched_fails(rd, bio, &late_ns))
 		goto end;
-	if (rd->zones)
-		bio->bi_status = rd_dispatch_zoned(rd, rd->store, bio);
-	else if (!rd->cache)
-		bio->bi_status = rd_dispatch(rd, rd->store, bio);
-	else
+	if (rd->cache)
 		bio->bi_status = rd_submit_bio_cached(rd, bio);
+	else if (rd->zones)
+		bio->bi_status = rd_dispatch_zoned(rd, rd->store, bio);
+	else
+		bio->bi_status = rd_dispatch(rd, rd->store, bio);
 end:
 	if (logged)
 		rd_wlog_after(rd, bio, &wb);

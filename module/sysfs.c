@@ -212,6 +212,7 @@ RD_ZONE_STAT_ATTR(resets);
 RD_ZONE_STAT_ATTR(appends);
 RD_ZONE_STAT_ATTR(implicit_closes);
 RD_ZONE_STAT_ATTR(wp_errors);
+RD_ZONE_STAT_ATTR(wp_rollbacks);
 RD_ZONE_STAT_ATTR(resource_errors);
 
 static struct attribute *rd_stat_attrs[] = {
@@ -245,6 +246,7 @@ static struct attribute *rd_stat_attrs[] = {
 	&dev_attr_zone_resets.attr,
 	&dev_attr_zone_resource_errors.attr,
 	&dev_attr_zone_wp_errors.attr,
+	&dev_attr_zone_wp_rollbacks.attr,
 	NULL,
 };
 
@@ -256,7 +258,8 @@ static umode_t rd_stat_visible(struct kobject *kobj, struct attribute *attr, int
 	if (!rd->zones &&
 	    (attr == &dev_attr_zone_appends.attr || attr == &dev_attr_zone_conditions.attr ||
 	     attr == &dev_attr_zone_implicit_closes.attr || attr == &dev_attr_zone_resets.attr ||
-	     attr == &dev_attr_zone_resource_errors.attr || attr == &dev_attr_zone_wp_errors.attr))
+	     attr == &dev_attr_zone_resource_errors.attr || attr == &dev_attr_zone_wp_errors.attr ||
+	     attr == &dev_attr_zone_wp_rollbacks.attr))
 		return 0;
 	return attr->mode;
 }

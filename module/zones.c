@@ -21,6 +21,15 @@
  *   opening a full one, fails; finishing a full zone or resetting an empty
  *   one does nothing.
  *
+ * - With a volatile write cache (writeback mode), a zone's data is durable
+ *   up to its write pointer only once a flush, a FUA write or the cache's
+ *   need for room has written it. A power cut moves each write pointer
+ *   back to the first sector it lost, so that the zone still holds every
+ *   sector below its write pointer and zeros past it: what a disk reports
+ *   after power comes back. Sectors the cut kept past that point go too,
+ *   as a zone cannot hold data past its write pointer. Zones that were
+ *   open come back closed, as on ZNS.
+ *
  * Locking. Each zone has a mutex, which a write holds while it moves
  * data, and a management command while it works: a zone's write pointer
  * moves by whole bios, and no reset lands in the middle of a write. The
@@ -67,6 +76,8 @@ struct rd_zone {
 	bool busy;
 	/* on rd_zones.imp_open while implicitly open, oldest first */
 	struct list_head imp_open;
+	/* during a power cut: the first sector lost, or wp */
+	sector_t cut_wp;
 };
 
 struct rd_zones {
@@ -87,6 +98,7 @@ struct rd_zones {
 	u64 implicit_closes;
 	u64 wp_errors;
 	u64 resource_errors;
+	u64 wp_rollbacks;
 
 	struct rd_zone zones[];
 };
@@ -156,11 +168,6 @@ int rd_zones_validate(const struct rd_config *cfg, const char *who)
 		pr_warn("%s: zone_max_open %u and zone_max_active %u must not exceed the %llu sequential zones\n",
 			who, cfg->zone_max_open, cfg->zone_max_active,
 			nr_zones - cfg->zone_nr_conv);
-		return -EINVAL;
-	}
-	/* what the rest of the module does not keep per zone yet */
-	if (cfg->cache_mode != RD_CACHE_WRITETHROUGH) {
-		pr_warn("%s: a zoned device takes cache_mode writethrough only, for now\n", who);
 		return -EINVAL;
 	}
 	if (cfg->phys_size || cfg->clone_disk[0]) {
@@ -561,6 +568,71 @@ blk_status_t rd_zone_mgmt(struct rd_zones *z, struct rd_store *store, struct bio
 	return status;
 }
 
+void rd_zones_cut_begin(struct rd_zones *z)
+{
+	unsigned int i;
+
+	spin_lock(&z->lock);
+	for (i = z->nr_conv; i < z->nr_zones; i++)
+		z->zones[i].cut_wp = z->zones[i].wp;
+	spin_unlock(&z->lock);
+}
+
+/* Under the cache's mutex, with every bio held off: cut_wp is the cut's alone. */
+void rd_zones_cut_lost(void *arg, sector_t sector, unsigned int nr)
+{
+	struct rd_zones *z = arg;
+	unsigned int idx = sector >> z->shift;
+	struct rd_zone *zone;
+
+	if (idx < z->nr_conv || idx >= z->nr_zones)
+		return;
+	zone = &z->zones[idx];
+	zone->cut_wp = min(zone->cut_wp, sector);
+}
+
+void rd_zones_cut_end(struct rd_zones *z, struct rd_store *store)
+{
+	unsigned int i;
+
+	for (i = z->nr_conv; i < z->nr_zones; i++) {
+		struct rd_zone *zone = &z->zones[i];
+		sector_t start = rd_zone_start(z, zone);
+		sector_t wp;
+
+		mutex_lock(&zone->lock);
+		spin_lock(&z->lock);
+		wp = zone->wp;
+		spin_unlock(&z->lock);
+		/* a zone holds nothing past its write pointer, kept or not */
+		if (zone->cut_wp < wp)
+			rd_zone_clear(store, zone->cut_wp, wp - zone->cut_wp, false);
+		spin_lock(&z->lock);
+		if (zone->cut_wp < wp) {
+			/*
+			 * A full zone may come back closed beyond max_active:
+			 * opening another then fails until one is finished or
+			 * reset, as on a disk in that state
+			 */
+			rd_zone_leave_locked(z, zone);
+			zone->wp = zone->cut_wp;
+			if (zone->wp == start) {
+				zone->cond = BLK_ZONE_COND_EMPTY;
+			} else {
+				zone->cond = BLK_ZONE_COND_CLOSED;
+				z->nr_closed++;
+			}
+			z->wp_rollbacks++;
+		} else if (zone->cond == BLK_ZONE_COND_IMP_OPEN ||
+			   zone->cond == BLK_ZONE_COND_EXP_OPEN) {
+			rd_zone_close_locked(z, zone);
+		}
+		spin_unlock(&z->lock);
+		mutex_unlock(&zone->lock);
+		cond_resched();
+	}
+}
+
 void rd_zones_stats(struct rd_zones *z, struct rd_zone_stats *s)
 {
 	unsigned int i;
@@ -587,5 +659,6 @@ void rd_zones_stats(struct rd_zones *z, struct rd_zone_stats *s)
 	s->implicit_closes = z->implicit_closes;
 	s->wp_errors = z->wp_errors;
 	s->resource_errors = z->resource_errors;
+	s->wp_rollbacks = z->wp_rollbacks;
 	spin_unlock(&z->lock);
 }

@@ -49,12 +49,27 @@ void rd_zone_write_end(struct rd_zones *zones, struct rd_zone *zone, struct rd_s
 /* REQ_OP_ZONE_RESET, _RESET_ALL, _OPEN, _CLOSE and _FINISH; a reset frees the zone's pages */
 blk_status_t rd_zone_mgmt(struct rd_zones *zones, struct rd_store *store, struct bio *bio);
 
+/*
+ * A power cut in writeback mode (dev.c). rd_zones_cut_begin() before the
+ * cache loses anything; rd_zones_cut_lost() hears of each run of sectors
+ * it lost (a struct rd_cut's lost callback, zones its argument);
+ * rd_zones_cut_end() then moves each zone's write pointer back to the
+ * first sector it lost, clears what lay past it through the store, and
+ * closes the zones that were open, as a disk that loses power does. The
+ * caller holds off every bio from begin to end.
+ */
+void rd_zones_cut_begin(struct rd_zones *zones);
+void rd_zones_cut_lost(void *zones, sector_t sector, unsigned int nr);
+void rd_zones_cut_end(struct rd_zones *zones, struct rd_store *store);
+
 /* The sysfs statistics. */
 struct rd_zone_stats {
 	/* zones in each condition now */
 	unsigned int empty, imp_open, exp_open, closed, full;
 	/* counts since the device was made */
 	u64 resets, appends, implicit_closes, wp_errors, resource_errors;
+	/* zones whose write pointer a power cut moved back */
+	u64 wp_rollbacks;
 };
 
 void rd_zones_stats(struct rd_zones *zones, struct rd_zone_stats *stats);
