@@ -44,6 +44,18 @@ done
 run_cmd 0 "$ctl" create -h
 grep -q -- --mem-limit <<<"$out" || fail "create --help does not mention --mem-limit"
 
+# A command with several synopses indents each: in the overview every line
+# of the command list is indented, in one command's help each synopsis after
+# the first starts under the program's name.
+run_cmd 0 "$ctl" --help
+unindented=$(sed -n '/^Commands:$/,/^$/p' <<<"$out" | sed '1d;$d' | grep -v '^ ' || :)
+assert_eq "$unindented" "" "unindented lines in the overview's command list"
+run_cmd 0 "$ctl" help create
+grep -q '^       ramdiskctl create \[--name NAME\] --nvram PHYS:SIZE' <<<"$out" ||
+	fail "help create: the --nvram synopsis is not under the first: $out"
+run_cmd 0 "$ctl" help fault
+assert_eq "$(grep -c '^       ramdiskctl fault NAME|DEV ' <<<"$out")" 4 "fault's later synopses under the first"
+
 # No command: the overview on stderr, usage status.
 run_cmd 2 "$ctl"
 grep -q "^Usage:" <<<"$err" || fail "bare ramdiskctl printed no usage"

@@ -233,12 +233,43 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
+/*
+ * A command's help text: its synopsis lines, then a description whose
+ * lines start with four spaces. The first synopsis line gets lead ("  " in
+ * the overview, "Usage: ramdiskctl " in one command's help), any other
+ * that starts a synopsis of its own (no leading space) next_lead, and the
+ * lines that continue one are moved as far as lead moved the first: their
+ * own indent is written for the overview.
+ */
+static void print_command_help(FILE *out, const char *help, const char *lead,
+			       const char *next_lead)
+{
+	int shift = (int)strlen(lead) - 2;
+	bool synopsis = true;
+	const char *line = help;
+
+	while (*line) {
+		const char *end = strchrnul(line, '\n');
+
+		if (synopsis && !strncmp(line, "    ", 4) && line[4] != ' ')
+			synopsis = false;
+		if (line == help)
+			fputs(lead, out);
+		else if (synopsis && *line != ' ')
+			fputs(next_lead, out);
+		else if (synopsis)
+			fprintf(out, "%*s", shift, "");
+		fprintf(out, "%.*s\n", (int)(end - line), line);
+		line = *end ? end + 1 : end;
+	}
+}
+
 static void print_overview(FILE *out)
 {
 	fprintf(out, "Usage: %s COMMAND [OPTIONS] [ARGS]\n\n%s\nCommands:\n",
 		program_invocation_short_name, overview);
 	for (size_t i = 0; i < NR_COMMANDS; i++)
-		fprintf(out, "  %s", commands[i].help);
+		print_command_help(out, commands[i].help, "  ", "  ");
 	fprintf(out, "  help [COMMAND]\n    This text, or one command's.\n");
 	fprintf(out, "\n%s", trailer);
 }
@@ -248,7 +279,11 @@ int command_help(const char *cmd)
 	const struct command *c = cmd ? find_command(cmd) : NULL;
 
 	if (c) {
-		printf("Usage: %s %s", program_invocation_short_name, c->help);
+		char lead[64], next_lead[64];
+
+		snprintf(lead, sizeof(lead), "Usage: %s ", program_invocation_short_name);
+		snprintf(next_lead, sizeof(next_lead), "       %s ", program_invocation_short_name);
+		print_command_help(stdout, c->help, lead, next_lead);
 		if (c->run == cmd_list || c->run == cmd_info)
 			print_columns_help(stdout);
 	} else {
