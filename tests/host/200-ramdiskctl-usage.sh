@@ -72,6 +72,18 @@ expect_usage_error "unknown option --force" remove --force rd0
 expect_usage_error "needs a value" create --size
 expect_usage_error "needs a value" create --size 1M --name
 expect_usage_error "--size is required" create
+# create's crash-test options: a cache mode, a profile, spare pages
+expect_usage_error "bad cache mode 'sometimes': want writethrough or writeback" \
+	create --size 1M --cache-mode sometimes
+expect_usage_error "--cache-size goes with --cache-mode writeback" create --size 1M --cache-size 1M
+expect_usage_error "--cache-size goes with --cache-mode writeback" \
+	create --size 1M --cache-mode writethrough --cache-size 1M
+expect_usage_error "unknown profile 'fast': want nvram, ssd, hdd, disk-1994 or none" \
+	create --size 1M --profile fast
+expect_usage_error "--profile hdd says whether the disk spins; leave out --rotational" \
+	create --size 1M --profile hdd --rotational
+expect_usage_error "bad spare-pages '-1'" create --size 1M --spare-pages -1
+expect_usage_error "bad cache size 'lots'" create --size 1M --cache-mode writeback --cache-size lots
 expect_usage_error "--size is required" create --name x
 expect_usage_error "unexpected argument 'extra'" create --size 1M extra
 expect_usage_error "unexpected argument 'extra'" list extra

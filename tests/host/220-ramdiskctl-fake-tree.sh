@@ -258,5 +258,13 @@ run_cmd 1 "$ctl" create --name nonuma --size 1M --numa-node 0
 has "$err" "no numa_node attribute"
 run_cmd 1 "$ctl" create --name nolimit --size 1M --mem-limit 1G
 has "$err" "no mem_limit attribute"
-if [ -e "$cfg/nonuma" ] || [ -e "$cfg/nolimit" ]; then fail "refused create made a directory"; fi
+run_cmd 1 "$ctl" create --name nospare --size 1M --spare-pages 0
+has "$err" "no spare_pages attribute"
+run_cmd 1 "$ctl" create --name nocache --size 1M --cache-mode writeback
+has "$err" "--cache-mode: this ramdisk module has no cache_mode attribute"
+run_cmd 1 "$ctl" create --name noprofile --size 1M --profile ssd
+has "$err" "--profile: this ramdisk module has no read_latency_ns attribute"
+for d in nonuma nolimit nospare nocache noprofile; do
+	[ ! -e "$cfg/$d" ] || fail "refused create made $d"
+done
 echo "fake-tree checks passed"

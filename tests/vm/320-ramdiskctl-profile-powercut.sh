@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: ramdiskctl profile sets the documented figures and refuses unknown names; powercut loses unflushed writes; info and list (table and JSON) show cache mode, profile and durable state: dirty after an unflushed write, clean after a flush or a cut
+# DESCRIPTION: ramdiskctl profile sets the documented figures and refuses unknown names; powercut loses unflushed writes; info and list (table and JSON) show cache mode, profile and durable state: dirty after an unflushed write, clean after a flush or a cut; create --cache-mode --cache-size --profile --spare-pages makes a crash-test device in one command
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd udevadm jq
@@ -62,4 +62,22 @@ sync "$dev"
 cmp -s -n 4096 "$RD_TMP/data" "$dev" || fail "a flushed write was lost at powercut"
 echo 0 >"$cfg/emu/power"
 expect_fail "$ctl" powercut emu
+
+# A crash test's device in one command: a bounded writeback cache, a
+# profile and no spare pages
+crash=$("$ctl" create --name crash --size 8M --cache-mode writeback --cache-size 1M \
+	--profile hdd --spare-pages 0) || fail "create with a cache mode, a profile and spare pages"
+on_exit "$ctl remove crash 2>/dev/null || :"
+assert_eq "$(cat "$cfg/crash/cache_mode") $(cat "$cfg/crash/cache_size")" "writeback 1048576" \
+	"cache of the created device"
+assert_eq "$(cat "$cfg/crash/read_latency_ns") $(cat "$cfg/crash/bandwidth_mbps")" "12000000 180" \
+	"profile of the created device"
+assert_eq "$(cat "/sys/block/${crash#/dev/}/queue/rotational")" 1 "an hdd profile's disk spins"
+assert_eq "$(cat "$cfg/crash/spare_pages")" 0 "spare pages of the created device"
+"$ctl" info crash | grep -q "^profile: *hdd" || fail "info of the created device lacks its profile"
+dd if="$RD_TMP/data" of="$crash" bs=4096 oflag=direct status=none
+assert_eq "$(sysfs_stat "${crash#/dev/}" spare_pages)" 0 "spare pages after a first write"
+"$ctl" powercut crash || fail "powercut of the created device"
+cmp -s -n 4096 "$RD_TMP/data" "$crash" && fail "the created device kept an unflushed write"
+"$ctl" remove crash || fail "remove crash"
 echo ok

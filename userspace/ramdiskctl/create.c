@@ -57,6 +57,13 @@ struct create_opts {
 		set_zone_max_active;
 	uint64_t zone_size, zone_capacity;
 	long zone_nr_conv, zone_max_open, zone_max_active;
+	/* what a crash test's device needs besides: a cache, a profile, spares */
+	const char *cache_mode;
+	bool set_cache_size, set_spare_pages;
+	uint64_t cache_size;
+	long spare_pages;
+	const struct profile *profile;
+	const char *profile_name;
 };
 
 /* long options without a letter */
@@ -66,6 +73,10 @@ enum {
 	OPT_ZONE_NR_CONV,
 	OPT_ZONE_MAX_OPEN,
 	OPT_ZONE_MAX_ACTIVE,
+	OPT_CACHE_MODE,
+	OPT_CACHE_SIZE,
+	OPT_PROFILE,
+	OPT_SPARE_PAGES,
 };
 
 static int parse_size_opt(const char *what, const char *arg, uint64_t *v)
@@ -224,6 +235,10 @@ static int parse_args(int argc, char **argv, struct create_opts *o)
 		{ "zone-nr-conv", required_argument, NULL, OPT_ZONE_NR_CONV },
 		{ "zone-max-open", required_argument, NULL, OPT_ZONE_MAX_OPEN },
 		{ "zone-max-active", required_argument, NULL, OPT_ZONE_MAX_ACTIVE },
+		{ "cache-mode", required_argument, NULL, OPT_CACHE_MODE },
+		{ "cache-size", required_argument, NULL, OPT_CACHE_SIZE },
+		{ "profile", required_argument, NULL, OPT_PROFILE },
+		{ "spare-pages", required_argument, NULL, OPT_SPARE_PAGES },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -313,6 +328,31 @@ static int parse_args(int argc, char **argv, struct create_opts *o)
 			rc = parse_long_opt("zone-max-active", optarg, 0, INT_MAX,
 					    &o->zone_max_active);
 			break;
+		case OPT_CACHE_MODE:
+			o->cache_mode = optarg;
+			if (strcmp(optarg, "writethrough") && strcmp(optarg, "writeback"))
+				rc = usage_error(
+					"create",
+					"bad cache mode '%s': want writethrough or writeback",
+					optarg);
+			break;
+		case OPT_CACHE_SIZE:
+			o->set_cache_size = true;
+			rc = parse_size_opt("cache size", optarg, &o->cache_size);
+			break;
+		case OPT_PROFILE:
+			o->profile_name = optarg;
+			o->profile = rd_profile_find(optarg);
+			if (!o->profile)
+				rc = usage_error(
+					"create",
+					"unknown profile '%s': want nvram, ssd, hdd, disk-1994 or none",
+					optarg);
+			break;
+		case OPT_SPARE_PAGES:
+			o->set_spare_pages = true;
+			rc = parse_long_opt("spare-pages", optarg, 0, INT_MAX, &o->spare_pages);
+			break;
 		case 'h':
 			command_help("create");
 			return -1;
@@ -331,6 +371,13 @@ static int parse_args(int argc, char **argv, struct create_opts *o)
 	if (!o->zoned && (o->set_zone_size || o->set_zone_capacity || o->set_zone_nr_conv ||
 			  o->set_zone_max_open || o->set_zone_max_active))
 		return usage_error("create", "the --zone-* options go with --zoned");
+	if (o->set_cache_size && (!o->cache_mode || strcmp(o->cache_mode, "writeback")))
+		return usage_error("create", "--cache-size goes with --cache-mode writeback");
+	if (o->profile && o->rotational)
+		return usage_error(
+			"create",
+			"--profile %s says whether the disk spins; leave out --rotational",
+			o->profile_name);
 	if (o->set_nvram)
 		o->size_arg = "--nvram";
 	if (!o->size_arg)
@@ -362,6 +409,8 @@ static int check_features(const struct create_opts *o)
 		{ "atomic_write_boundary", "--atomic-write-boundary",
 		  offsetof(struct create_opts, set_atomic_boundary) },
 		{ "zoned", "--zoned", offsetof(struct create_opts, zoned) },
+		{ "cache_size", "--cache-size", offsetof(struct create_opts, set_cache_size) },
+		{ "spare_pages", "--spare-pages", offsetof(struct create_opts, set_spare_pages) },
 	};
 
 	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]); i++) {
@@ -373,6 +422,14 @@ static int check_features(const struct create_opts *o)
 			      optional[i].option, optional[i].attr);
 			return RC_ERROR;
 		}
+	}
+	/* options that are not flags */
+	if ((o->cache_mode && !module_supports("cache_mode")) ||
+	    (o->profile && !module_supports("read_latency_ns"))) {
+		warnx("create: %s: this ramdisk module has no %s attribute",
+		      o->cache_mode ? "--cache-mode" : "--profile",
+		      o->cache_mode ? "cache_mode" : "read_latency_ns");
+		return RC_ERROR;
 	}
 	return RC_OK;
 }
@@ -480,6 +537,27 @@ static int configure_zones(const struct create_opts *o, const char *name)
 	return write_attr(name, "zoned", "1");
 }
 
+/* The write cache, the spare pages and the profile, all before power-on. */
+static int configure_emulation(const struct create_opts *o, const char *name)
+{
+	char v[32];
+	int rc;
+
+	if (o->cache_mode && (rc = write_attr(name, "cache_mode", o->cache_mode)))
+		return rc;
+	if (o->set_cache_size) {
+		snprintf(v, sizeof(v), "%" PRIu64, o->cache_size);
+		if ((rc = write_attr(name, "cache_size", v)))
+			return rc;
+	}
+	if (o->set_spare_pages) {
+		snprintf(v, sizeof(v), "%ld", o->spare_pages);
+		if ((rc = write_attr(name, "spare_pages", v)))
+			return rc;
+	}
+	return o->profile ? rd_profile_apply("create", name, o->profile, false) : RC_OK;
+}
+
 static int configure(const struct create_opts *o, const char *name)
 {
 	char v[32];
@@ -557,6 +635,8 @@ static int configure(const struct create_opts *o, const char *name)
 		if ((rc = write_attr(name, "numa_node", v)))
 			return rc;
 	}
+	if ((rc = configure_emulation(o, name)))
+		return rc;
 	return o->zoned ? configure_zones(o, name) : RC_OK;
 }
 

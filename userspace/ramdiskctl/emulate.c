@@ -84,48 +84,56 @@ int cmd_powercut(int argc, char **argv)
 	return write_attr("powercut", d.name, "power_cut", "1");
 }
 
+const struct profile *rd_profile_find(const char *name)
+{
+	for (size_t i = 0; i < NR_PROFILES; i++)
+		if (!strcmp(name, profiles[i].name))
+			return &profiles[i];
+	return NULL;
+}
+
+int rd_profile_apply(const char *cmd, const char *name, const struct profile *p, bool print)
+{
+	unsigned int values[4] = { p->read_ns, p->write_ns, p->flush_ns, p->mbps };
+	char value[32];
+	int rc;
+
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(value, sizeof(value), "%u", values[i]);
+		rc = write_attr(cmd, name, throttle_attrs[i], value);
+		if (rc)
+			return rc;
+		if (print)
+			printf("%s=%s\n", throttle_attrs[i], value);
+	}
+	/* a module from before the attribute takes the rest of the profile */
+	if (!module_supports("rotational"))
+		return RC_OK;
+	rc = write_attr(cmd, name, "rotational", p->rotational ? "1" : "0");
+	if (rc)
+		return rc;
+	if (print)
+		printf("rotational=%d\n", p->rotational);
+	return RC_OK;
+}
+
 int cmd_profile(int argc, char **argv)
 {
-	const struct profile *p = NULL;
+	const struct profile *p;
 	struct rdctl_device d;
-	const char *name;
-	unsigned int values[4];
-	char value[32];
-	size_t i;
 	int rc;
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
 		return command_help("profile");
 	if (argc != 3)
 		return usage_error("profile", "takes a device and a profile name");
-	for (i = 0; i < NR_PROFILES; i++)
-		if (!strcmp(argv[2], profiles[i].name))
-			p = &profiles[i];
+	p = rd_profile_find(argv[2]);
 	if (!p)
 		return usage_error("profile", "unknown profile '%s'", argv[2]);
 	rc = resolve_configured("profile", argv[1], &d);
 	if (rc)
 		return rc;
-	name = d.name;
-	values[0] = p->read_ns;
-	values[1] = p->write_ns;
-	values[2] = p->flush_ns;
-	values[3] = p->mbps;
-	for (i = 0; i < 4; i++) {
-		snprintf(value, sizeof(value), "%u", values[i]);
-		rc = write_attr("profile", name, throttle_attrs[i], value);
-		if (rc)
-			return rc;
-		printf("%s=%s\n", throttle_attrs[i], value);
-	}
-	/* a module from before the attribute takes the rest of the profile */
-	if (!module_supports("rotational"))
-		return RC_OK;
-	rc = write_attr("profile", name, "rotational", p->rotational ? "1" : "0");
-	if (rc)
-		return rc;
-	printf("rotational=%d\n", p->rotational);
-	return RC_OK;
+	return rd_profile_apply("profile", d.name, p, true);
 }
 
 const char *rd_profile_name(const struct rdctl_device *d)

@@ -35,6 +35,8 @@ static const struct command commands[] = {
 	  "       [--atomic-write-unit-max B] [--atomic-write-boundary B]\n"
 	  "       [--zoned [--zone-size B] [--zone-capacity B] [--zone-nr-conv N]\n"
 	  "                [--zone-max-open N] [--zone-max-active N]]\n"
+	  "       [--cache-mode writethrough|writeback [--cache-size SIZE]]\n"
+	  "       [--profile NAME] [--spare-pages N]\n"
 	  "create [--name NAME] --nvram PHYS:SIZE [--format] [...]\n"
 	  "    Make a device and print its path (/dev/ramdiskN).\n"
 	  "    -n, --name NAME        configuration name (default: the lowest\n"
@@ -70,6 +72,17 @@ static const struct command commands[] = {
 	  "                           --zone-nr-conv N (conventional zones at\n"
 	  "                           the start), --zone-max-open N and\n"
 	  "                           --zone-max-active N (0: no limit)\n"
+	  "    --cache-mode MODE      writeback: a volatile write cache that\n"
+	  "                           flushes and FUA writes make durable and\n"
+	  "                           a power cut loses; writethrough\n"
+	  "                           (default): none\n"
+	  "    --cache-size SIZE      most the writeback cache holds before\n"
+	  "                           it writes back on its own\n"
+	  "    --profile NAME         latencies and bandwidth of a kind of\n"
+	  "                           disk, as the profile command sets them\n"
+	  "    --spare-pages N        pages allocated ahead of first writes,\n"
+	  "                           0 to 4096 (default 64); 0 for a device\n"
+	  "                           that holds exactly the pages written\n"
 	  "    -p, --max-part N       partitions allowed, 0 (default) to 255\n"
 	  "    -m, --mem-limit SIZE   most RAM the data may take, 0 (default)\n"
 	  "                           for no limit\n"
@@ -241,8 +254,7 @@ static const struct command *find_command(const char *name)
  * lines that continue one are moved as far as lead moved the first: their
  * own indent is written for the overview.
  */
-static void print_command_help(FILE *out, const char *help, const char *lead,
-			       const char *next_lead)
+static void print_command_help(FILE *out, const char *help, const char *lead, const char *next_lead)
 {
 	int shift = (int)strlen(lead) - 2;
 	bool synopsis = true;

@@ -190,6 +190,13 @@ void print_emulation(const struct rdctl_device *d,
  */
 const char *rd_profile_name(const struct rdctl_device *d);
 
+/* A named set of latencies and bandwidth (profile's, create --profile's). */
+struct profile;
+/* the profile called name; NULL when none is */
+const struct profile *rd_profile_find(const char *name);
+/* writes the profile to configuration name, errors named after cmd; prints each setting if print */
+int rd_profile_apply(const char *cmd, const char *name, const struct profile *p, bool print);
+
 /* Subcommands; each takes argv[0] = its name and returns an exit status. */
 int cmd_create(int argc, char **argv);
 int cmd_clone(int argc, char **argv);
