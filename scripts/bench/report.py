@@ -8,14 +8,19 @@ The folder holds what scripts/bench/suite wrote:
   raw/TARGET/TOOL.NAME.REP.json    one tool run (fio JSON or rdbench --json)
   raw/TARGET/TOOL.NAME.REP.failed  a run that failed, with its stderr
 
-Every figure of every run goes into results.json; report.md holds one
-table per job with the median of the repeats for each target and its
-ratio to the reference target (brd unless --reference says otherwise);
-plots/*.gp are gnuplot scripts for the main comparisons, rendered to PNG
-when gnuplot is installed. Standard library only.
+Every figure of every run goes into results.json; report.md opens with
+a summary (ramdisk against the disk and tmpfs on the seed workloads, per
+file system), then holds one table per job with the median of the
+repeats for each target and its ratio to the reference target (brd
+unless --reference says otherwise), a dagger on every figure whose
+repeats spread more than 10%; plots/*.gp are gnuplot scripts for the
+main comparisons, each target in its own fixed colour and each bar or
+point with an error bar from the smallest to the largest repeat,
+rendered to PNG when gnuplot is installed. Standard library only.
 """
 
 import argparse
+import colorsys
 import json
 import os
 import re
@@ -23,6 +28,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import zlib
 
 import benchtab
 
@@ -35,6 +41,95 @@ FILE_ENGINE_UNITS = {
     "filestat": "stats/s",
     "filedelete": "deletes/s",
 }
+
+
+# A figure whose repeats spread more than this, (max - min) / median,
+# gets SPREAD_MARK in the tables: a QUICK=1 run on a busy host once showed
+# ramdisk at 0.73x brd with nothing to say that the repeats disagreed.
+SPREAD_LIMIT = 0.10
+SPREAD_MARK = "\u2020"  # a dagger, explained under every table that has one
+SPREAD_NOTE = ("%s the repeats spread more than %d%%: (max - min) / median > %.2f"
+               % (SPREAD_MARK, round(SPREAD_LIMIT * 100), SPREAD_LIMIT))
+
+# One colour per target, the same in every plot and every report, so a
+# reader learns it once: gnuplot's own colours go by a line's place in the
+# plot, which made ramdisk purple in one plot and green in the next and
+# gave tmpfs ramdisk's colour where ramdisk was missing. The kinds are
+# those of scripts/bench/targets.sh.
+TARGET_COLOURS = {
+    "ramdisk": "#1f5fbf",   # blue: the subject
+    "brd": "#e07b00",       # orange: the reference
+    "null_blk": "#6e6e6e",  # grey: no data at all
+    "zram": "#8e44ad",      # purple
+    "tmpfs": "#2e9e44",     # green
+    "disk": "#b03a2e",      # brick red
+}
+# Other names for the same kinds: null_blk's disks are nullbN.
+TARGET_ALIASES = {"nullb": "null_blk"}
+# A file system on a block target (ramdisk-ext4, ...) is a shade of the
+# target's colour: the family shows, and the file systems stay apart.
+FS_SHADES = {"ext2": (1.0, 0.5), "xfs": (1.0, 0.25), "ext4": (0.0, 0.4)}
+
+
+def mix(colour, toward, share):
+    """colour moved share of the way toward white (1.0) or black (0.0)."""
+    rgb = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#%02x%02x%02x" % tuple(round(c + (toward * 255 - c) * share) for c in rgb)
+
+
+def known_colours():
+    """{target name: colour} for every name with a fixed colour."""
+    known = {}
+    for kind, colour in list(TARGET_COLOURS.items()) + [
+            (alias, TARGET_COLOURS[kind]) for alias, kind in TARGET_ALIASES.items()]:
+        known[kind] = colour
+        for fs, (toward, share) in FS_SHADES.items():
+            known["%s-%s" % (kind, fs)] = mix(colour, toward, share)
+    return known
+
+
+KNOWN_COLOURS = known_colours()
+
+
+# Strong, dark and pale tones for names without a fixed colour: the fixed
+# palette leaves few hues free at any one tone.
+FALLBACK_TONES = ((0.85, 0.8), (0.75, 0.5), (0.5, 0.9))
+
+
+def rgb_distance(a, b):
+    return sum((int(a[i:i + 2], 16) - int(b[i:i + 2], 16)) ** 2 for i in (1, 3, 5)) ** 0.5
+
+
+def fallback_colour(name, taken):
+    """A colour for a name without a fixed one: a hue from a checksum of
+    the name (Python's hash() changes from run to run), stepped on until it
+    stands apart from every fixed colour and every colour taken already."""
+    start = zlib.crc32(name.encode()) / 2 ** 32
+    # Ask for clearly different first, settle for merely different.
+    for apart in (100, 70, 40, 1):
+        for step in range(360):
+            hue = (start + step * 0.381966) % 1.0
+            saturation, value = FALLBACK_TONES[step % len(FALLBACK_TONES)]
+            colour = "#%02x%02x%02x" % tuple(
+                round(c * 255) for c in colorsys.hsv_to_rgb(hue, saturation, value))
+            if all(rgb_distance(colour, t) >= apart for t in taken):
+                return colour
+    return "#000000"
+
+
+def target_colours(targets):
+    """{target: colour} for one report: the fixed colour of each known
+    name, then a fallback for the others that reuses no fixed colour and
+    no colour of this report."""
+    colours = {}
+    for t in targets:
+        if t in KNOWN_COLOURS and KNOWN_COLOURS[t] not in colours.values():
+            colours[t] = KNOWN_COLOURS[t]
+    taken = set(KNOWN_COLOURS.values())
+    for t in targets:
+        if t not in colours:
+            colours[t] = fallback_colour(t, taken | set(colours.values()))
+    return colours
 
 
 class Measurement:
@@ -53,6 +148,27 @@ class Measurement:
     def median(self):
         return statistics.median(self.values) if self.values else None
 
+    def low(self):
+        return min(self.values) if self.values else None
+
+    def high(self):
+        return max(self.values) if self.values else None
+
+    def spread(self):
+        """(max - min) / median of the repeats: how far they disagree, as a
+        share of the figure the tables show. None with fewer than two
+        repeats or a median of zero, where it says nothing."""
+        med = self.median()
+        if len(self.values) < 2 or not med:
+            return None
+        return (self.high() - self.low()) / abs(med)
+
+    def spread_out(self):
+        """Whether the repeats disagree by more than SPREAD_LIMIT: a busy
+        host, not the target, may have made the figure."""
+        spread = self.spread()
+        return spread is not None and spread > SPREAD_LIMIT
+
     def as_dict(self):
         return {
             "tool": self.tool,
@@ -64,6 +180,9 @@ class Measurement:
             "target": self.target,
             "values": self.values,
             "median": self.median(),
+            "min": self.low(),
+            "max": self.high(),
+            "spread": self.spread(),
         }
 
 
@@ -252,6 +371,7 @@ def tables(measurements, targets, reference):
         cols = [t for t in targets if any(t in per for per in metrics.values())]
         out.append("### %s (%s %s)\n" % (job, tool, suite))
         rows = []
+        marked = False
         for (metric, unit, better), per in metrics.items():
             cells = []
             for t in cols:
@@ -263,6 +383,9 @@ def tables(measurements, targets, reference):
                 ref = per.get(reference_for(t, reference, per))
                 if ref is not None and ref.target != t and ref.median():
                     cell += " (%.2fx)" % (m.median() / ref.median())
+                if m.spread_out():
+                    cell += " " + SPREAD_MARK
+                    marked = True
                 cells.append(cell)
             label = "%s (%s)" % (metric, unit) if unit else metric
             if better == "lower":
@@ -270,16 +393,107 @@ def tables(measurements, targets, reference):
             rows.append([label] + cells)
         out += benchtab.table(["metric"] + cols, "l" + "r" * len(cols), rows)
         out.append("")
+        # After a blank line: a line right under a table is one more row.
+        if marked:
+            out += [SPREAD_NOTE, ""]
     return "\n".join(out)
+
+
+# rdbench meta's row for empty files without fsync, its fields in any order.
+EMPTY_NO_FSYNC = r"^(?=.*(^| )size=0k( |$))(?=.*(^| )fsync=no( |$))"
+# The seed workloads (the experiments the project started from) as the
+# summary shows them: each a list of (label, tool, suite, job pattern,
+# metric), the first that ramdisk has on a file system is taken, so a run
+# without rdbench still shows fio's file-engine rates.
+SEED_WORKLOADS = [
+    [("file creates/s, empty files (rdbench meta)",
+      "rdbench", "meta", EMPTY_NO_FSYNC, "create_per_s"),
+     ("file creates/s (fio filecreate)", "fio", "meta-files", r"^filecreate$", "files_per_s")],
+    [("file deletes/s, empty files (rdbench meta)",
+      "rdbench", "meta", EMPTY_NO_FSYNC, "delete_per_s"),
+     ("file deletes/s (fio filedelete)", "fio", "meta-files", r"^filedelete$", "files_per_s")],
+    [("queue of small files, seconds (rdbench churn --preset queue)",
+      "rdbench", "churn-queue", r"(^| )preset=queue( |$)", "total_s")],
+    [("32-byte writes, one write() each, MiB/s (rdbench smallwrite)",
+      "rdbench", "smallwrite", r"^method=write-per-record$", "mib_per_s")],
+]
+
+SUBJECT = "ramdisk"
+
+
+def times_faster(m, other):
+    """How many times faster m was than other: the ratio of the rates, or
+    of the times the other way round, so above 1 always means m did
+    better. None when either is missing."""
+    if m is None or other is None or not m.median() or not other.median():
+        return None
+    ratio = m.median() / other.median()
+    return ratio if m.better == "higher" else 1 / ratio
+
+
+def summary(measurements, targets):
+    """The report's opening: per file system, ramdisk's figure on each
+    seed workload and how many times faster it was than the same file
+    system on the disk and than tmpfs. Only what the run measured."""
+    index = {}
+    for m in measurements:
+        index.setdefault((m.target, m.tool, m.suite, m.metric), []).append(m)
+
+    def find(target, tool, suite, job_re, metric):
+        found = [m for m in index.get((target, tool, suite, metric), [])
+                 if re.search(job_re, m.job) and m.median() is not None]
+        return found[0] if found else None
+
+    out = ["## Summary: %s against the disk and tmpfs\n" % SUBJECT]
+    rows = []
+    marked = False
+    for t in targets:
+        if not t.startswith(SUBJECT + "-"):
+            continue
+        fs = t[len(SUBJECT) + 1:]
+        for candidates in SEED_WORKLOADS:
+            for label, tool, suite, job_re, metric in candidates:
+                m = find(t, tool, suite, job_re, metric)
+                if m is None:
+                    continue
+                cells = [fs, label, human(m.median())]
+                if m.spread_out():
+                    cells[-1] += " " + SPREAD_MARK
+                    marked = True
+                for other in ("disk-" + fs, "tmpfs"):
+                    o = find(other, tool, suite, job_re, metric)
+                    ratio = times_faster(m, o)
+                    cell = "-" if ratio is None else "%.2fx" % ratio
+                    if ratio is not None and (m.spread_out() or o.spread_out()):
+                        cell += " " + SPREAD_MARK
+                        marked = True
+                    cells.append(cell)
+                rows.append(cells)
+                break
+    if not rows:
+        out.append("No file-system workload figures for `%s` in this run"
+                   " (targets `%s-FS`): nothing to summarise." % (SUBJECT, SUBJECT))
+        return "\n".join(out) + "\n"
+    out.append("`%s`'s median on each seed workload, and how many times faster"
+               " it was than the same file system on `disk` and than `tmpfs`"
+               " (rates divided, or times the other way round: above 1,"
+               " `%s` is faster; - where the run has no such figure):\n"
+               % (SUBJECT, SUBJECT))
+    out += benchtab.table(["file system", "workload", SUBJECT, "vs disk", "vs tmpfs"],
+                          "llrrr", rows)
+    if marked:
+        out += ["", SPREAD_NOTE + " (on a ratio: of either figure behind it)"]
+    return "\n".join(out) + "\n"
 
 
 def gnuplot_quote(text):
     return '"%s"' % str(text).replace("\\", "\\\\").replace('"', '\\"')
 
 
-def bar_plot(name, title, ylabel, rows, targets):
-    """A clustered bar chart: one cluster per row label, one bar per target.
-    rows: [(label, {target: value})]."""
+def bar_plot(name, title, ylabel, rows, targets, colours):
+    """A clustered bar chart: one cluster per row label, one bar per target,
+    each bar the median with an error bar from the smallest to the largest
+    repeat. rows: [(label, {target: Measurement})]."""
     cols = [t for t in targets if any(t in vals for _, vals in rows)]
     if not rows or not cols:
         return None
@@ -289,27 +503,38 @@ def bar_plot(name, title, ylabel, rows, targets):
         "set title %s" % gnuplot_quote(title),
         "set ylabel %s" % gnuplot_quote(ylabel),
         "set style data histogram",
-        "set style histogram clustered gap 1",
+        # Three columns per bar: median, smallest repeat, largest repeat.
+        "set style histogram errorbars gap 1 lw 1",
         "set style fill solid 0.8 border -1",
+        # Black, over the bar: in the bar's own colour the lower half hides.
+        "set errorbars front linecolor rgb \"#000000\"",
         "set key outside right top",
         "set xtics rotate by -30",
         "set yrange [0:*]",
         "set grid ytics",
         "$data << EOD",
-        "label " + " ".join(gnuplot_quote(t) for t in cols),
+        "label " + " ".join("%s %s %s" % (gnuplot_quote(t), gnuplot_quote(t + " min"),
+                                          gnuplot_quote(t + " max")) for t in cols),
     ]
     for label, vals in rows:
-        lines.append(gnuplot_quote(label) + " " + " ".join(
-            "%.6g" % vals[t] if t in vals else "NaN" for t in cols))
+        cells = []
+        for t in cols:
+            m = vals.get(t)
+            cells += (["%.6g" % v for v in (m.median(), m.low(), m.high())]
+                      if m is not None else ["NaN"] * 3)
+        lines.append(gnuplot_quote(label) + " " + " ".join(cells))
     lines.append("EOD")
-    plots = ["$data using %d:xtic(1) title columnheader(%d)" % (i + 2, i + 2)
-             for i in range(len(cols))]
+    plots = ["$data using %d:%d:%d:xtic(1) title columnheader(%d) linecolor rgb %s"
+             % (3 * i + 2, 3 * i + 3, 3 * i + 4, 3 * i + 2, gnuplot_quote(colours[t]))
+             for i, t in enumerate(cols)]
     lines.append("plot " + ", \\\n     ".join(plots))
     return "\n".join(lines) + "\n"
 
 
-def line_plot(name, title, xlabel, ylabel, series, logy=False):
-    """series: {target: [(x label, y)]}, drawn against the x position."""
+def line_plot(name, title, xlabel, ylabel, series, targets, colours, logy=False):
+    """series: {(target, kind): [(x label, Measurement)]}, drawn against the
+    x position with an error bar from the smallest to the largest repeat:
+    the target's colour, a dash pattern per kind (read, write, ...)."""
     if not series:
         return None
     lines = [
@@ -323,19 +548,28 @@ def line_plot(name, title, xlabel, ylabel, series, logy=False):
     ]
     if logy:
         lines.append("set logscale y")
+    kinds = sorted({kind for _, kind in series})
+    place = {t: i for i, t in enumerate(targets)}
     plots = []
-    for i, (target, points) in enumerate(series.items()):
+    # In the report's target order, so the key lists targets as the tables do.
+    order = sorted(series, key=lambda k: (place.get(k[0], len(place)), k))
+    for i, (target, kind) in enumerate(order):
         lines.append("$s%d << EOD" % i)
-        for x, (label, y) in enumerate(points):
-            lines.append("%d %.6g %s" % (x, y, gnuplot_quote(label)))
+        for x, (label, m) in enumerate(series[(target, kind)]):
+            lines.append("%d %.6g %.6g %.6g %s" % (x, m.median(), m.low(), m.high(),
+                                                 gnuplot_quote(label)))
         lines.append("EOD")
-        plots.append("$s%d using 1:2:xtic(3) with linespoints title %s" % (i, gnuplot_quote(target)))
+        style = kinds.index(kind) + 1
+        plots.append("$s%d using 1:2:3:4:xtic(5) with yerrorlines title %s"
+                     " linecolor rgb %s dashtype %d pointtype %d"
+                     % (i, gnuplot_quote("%s %s" % (target, kind)),
+                        gnuplot_quote(colours[target]), style, style + 4))
     lines.append("plot " + ", \\\n     ".join(plots))
     return "\n".join(lines) + "\n"
 
 
 def pick(measurements, tool, metric_re, job_re=".*", suite_re=".*"):
-    """{job label: {target: median}} for matching measurements, in order."""
+    """[(job label, {target: Measurement})] for matching measurements, in order."""
     rows = {}
     for m in measurements:
         if (m.tool == tool and re.search(metric_re, m.metric) and re.search(job_re, m.job)
@@ -343,50 +577,56 @@ def pick(measurements, tool, metric_re, job_re=".*", suite_re=".*"):
             label = m.job
             if "randrw" in m.job:
                 label += " " + m.metric.split("_")[0]
-            rows.setdefault(label, {})[m.target] = m.median()
+            rows.setdefault(label, {})[m.target] = m
     return list(rows.items())
 
 
-def plots(measurements, targets):
+def in_x_order(series):
+    """{key: [(x, label, Measurement)]} -> {key: [(label, Measurement)]},
+    the points sorted by x."""
+    return {k: [(label, m) for _, label, m in sorted(v, key=lambda p: p[0])]
+            for k, v in series.items()}
+
+
+def plots(measurements, targets, colours):
     """{name: gnuplot script} for the main comparisons."""
     scripts = {}
     fio_raw = [m for m in measurements if m.tool == "fio"]
     scripts["iops-4k"] = bar_plot(
-        "iops-4k", "4 KiB random I/O, median IOPS", "IOPS",
-        pick(fio_raw, "fio", r"^(read|write)_iops$", r"^(rand(read|write|rw).*4k-qd)"), targets)
+        "iops-4k", "4 KiB random I/O, median IOPS (bars: min to max of the repeats)", "IOPS",
+        pick(fio_raw, "fio", r"^(read|write)_iops$", r"^(rand(read|write|rw).*4k-qd)"),
+        targets, colours)
     scripts["bandwidth-1m"] = bar_plot(
-        "bandwidth-1m", "1 MiB sequential I/O, median MiB/s", "MiB/s",
-        pick(fio_raw, "fio", r"_bw$", r"-1m$"), targets)
+        "bandwidth-1m", "1 MiB sequential I/O, median MiB/s (bars: min to max of the repeats)",
+        "MiB/s", pick(fio_raw, "fio", r"_bw$", r"-1m$"), targets, colours)
     scripts["metadata"] = bar_plot(
-        "metadata", "fio file engines, median operations per second", "files/s",
-        [(j, v) for j, v in pick(fio_raw, "fio", r"^files_per_s$")], targets)
+        "metadata", "fio file engines, median operations per second (bars: min to max)",
+        "files/s", pick(fio_raw, "fio", r"^files_per_s$"), targets, colours)
     lat = {}
     for m in fio_raw:
         r = re.match(r"^(read|write)_clat_p(.+)$", m.metric)
         if r and m.median() is not None:
-            key = "%s %s" % (m.target, r.group(1))
-            lat.setdefault(key, []).append((float(r.group(2)), "p" + r.group(2), m.median()))
+            lat.setdefault((m.target, r.group(1)), []).append(
+                (float(r.group(2)), "p" + r.group(2), m))
     scripts["latency-qd1"] = line_plot(
-        "latency-qd1", "4 KiB QD1 completion latency percentiles", "percentile", "microseconds",
-        {k: [(label, y) for _, label, y in sorted(v)] for k, v in lat.items()}, logy=True)
+        "latency-qd1", "4 KiB QD1 completion latency percentiles (bars: min to max)",
+        "percentile", "microseconds", in_x_order(lat), targets, colours, logy=True)
     scale = {}
     for m in fio_raw:
         r = re.match(r"^(rand\w+)-4k-numjobs(\d+)$", m.job)
         if r and m.metric.endswith("_iops") and m.median() is not None:
-            scale.setdefault("%s %s" % (m.target, r.group(1)), []).append(
-                (int(r.group(2)), r.group(2), m.median()))
+            scale.setdefault((m.target, r.group(1)), []).append((int(r.group(2)), r.group(2), m))
     scripts["numjobs-scaling"] = line_plot(
-        "numjobs-scaling", "4 KiB QD1 IOPS against the number of jobs", "jobs", "IOPS",
-        {k: [(label, y) for _, label, y in sorted(v)] for k, v in scale.items()})
+        "numjobs-scaling", "4 KiB QD1 IOPS against the number of jobs (bars: min to max)",
+        "jobs", "IOPS", in_x_order(scale), targets, colours)
     rd = [m for m in measurements if m.tool == "rdbench"]
     rows = {}
     for m in rd:
-        unit = m.unit
-        if unit in ("/s",) and m.median() is not None:
-            rows.setdefault("%s %s %s" % (m.suite, m.job, m.metric), {})[m.target] = m.median()
+        if m.unit == "/s" and m.median() is not None:
+            rows.setdefault("%s %s %s" % (m.suite, m.job, m.metric), {})[m.target] = m
     scripts["rdbench-rates"] = bar_plot(
-        "rdbench-rates", "rdbench, median rates per second", "per second",
-        list(rows.items()), targets)
+        "rdbench-rates", "rdbench, median rates per second (bars: min to max of the repeats)",
+        "per second", list(rows.items()), targets, colours)
     return {k: v for k, v in scripts.items() if v}
 
 
@@ -411,7 +651,9 @@ def render(folder, scripts):
 
 
 def report(meta, measurements, failures, targets, reference, rendered):
-    lines = ["# Benchmark results", ""]
+    # What a reader wants first, before the run's details.
+    lines = ["# Benchmark results", "", summary(measurements, targets)]
+    lines.append("## Run\n")
     for key in ("date", "kernel", "machine", "mode", "note"):
         if key in meta:
             lines.append("- %s: %s" % (key, meta[key]))
@@ -424,6 +666,11 @@ def report(meta, measurements, failures, targets, reference, rendered):
     lines.append("- repeats per figure: %s; each cell is the median, and in"
                  " brackets its ratio to `%s` (the same file system on %s for"
                  " mounted targets)" % (", ".join(map(str, reps)) or "0", reference, reference))
+    lines.append("- %s marks a figure whose repeats spread more than %d%% of its median:"
+                 " (max - min) / median > %.2f"
+                 % (SPREAD_MARK, round(SPREAD_LIMIT * 100), SPREAD_LIMIT))
+    lines.append("- plots: each target in the same colour in every plot; each bar or point"
+                 " is the median, its error bar runs from the smallest to the largest repeat")
     lines.append("")
     if failures:
         lines.append("## Failures\n")
@@ -460,7 +707,8 @@ def main(argv=None):
                    "measurements": [m.as_dict() for m in measurements],
                    "failures": failures}, f, indent=1)
         f.write("\n")
-    rendered = [] if args.no_plots else render(args.folder, plots(measurements, targets))
+    colours = target_colours(targets)
+    rendered = [] if args.no_plots else render(args.folder, plots(measurements, targets, colours))
     text = report(meta, measurements, failures, targets, reference, rendered)
     with open(os.path.join(args.folder, "report.md"), "w") as f:
         f.write(text)
