@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: the static keys of the fault layers and of checkpoints, switched on and off hundreds of times while reads run on the other CPU: no oops, every read served, the data unchanged
+# KERNELS: last
 # VMOPTS: --single-thread
 . "${0%/*}/../lib/common.sh"
 require_root

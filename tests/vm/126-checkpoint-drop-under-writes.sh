@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: checkpoints taken and dropped again and again while two writers share every page (one its first half, one its second): fio verifies every block, so no write is lost to a copy-on-write that raced a drop or the other half's copy
+# KERNELS: last
 # VMOPTS: --cpus 3
 . "${0%/*}/../lib/common.sh"
 require_root

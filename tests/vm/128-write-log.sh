@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: the write log: started with a checkpoint, it records each acknowledged write (with its data), discard, write-zeroes, flush and mark in order; its dm-log-writes export, replayed onto a clone of the checkpoint, rebuilds the device bit for bit; a log that outgrows write_log_limit stops, says so and keeps what it has while the device writes on; while it records, a write that must not wait gets EAGAIN; bad input is refused with the reason logged and nothing changed
+# KERNELS: last
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd dd md5sum blkdiscard od jq xfs_io cmp

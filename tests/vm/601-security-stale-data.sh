@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: no stale data is ever readable: after discard, after remove and re-create, after a write that hit mem_limit, in both cache modes
+# KERNELS: last
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd blkdiscard cmp
