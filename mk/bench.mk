@@ -42,8 +42,9 @@ bench-pair: userspace
 
 # make bench-zoned [KVERS="6.12 7"] [REPS=5]
 #                   a zoned ramdisk against zoned null_blk (memory_backed=1):
-#                   4 KiB sequential writes under fio's zonemode=zbd, the
-#                   medians and their ratio
+#                   4 KiB sequential writes under fio's zonemode=zbd and
+#                   4 KiB zone appends sent from the kernel, the medians
+#                   and their ratios
 .PHONY: bench-zoned
 bench-zoned: userspace
 	@$(TOP)/scripts/bench/zoned --kernels '$(or $(filter-out 6.1,$(KVERS)),6.12 7)' $(if $(REPS),--reps $(REPS))
