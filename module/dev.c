@@ -500,6 +500,9 @@ struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name)
 		rd->zones = rd_zones_create(cfg);
 		if (!rd->zones)
 			goto out_destroy_cache;
+		err = rd_zones_load(rd->zones, rd->store, name[0] ? name : "insmod");
+		if (err)
+			goto out_destroy_zones;
 	}
 
 	disk = rd_alloc_disk(cfg);

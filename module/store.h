@@ -43,6 +43,12 @@ struct rd_store_checkpoint;
 #define RD_NOWAIT_DISCARD_BYTES (1U << 20)
 /* A reserved range starts with a header page; the data follows it. */
 #define RD_PHYS_HEADER_BYTES 4096
+/*
+ * A zoned device's write pointers live in the header page too, one 32-bit
+ * word a zone after the header and the zone geometry: at most this many
+ * zones in reserved memory.
+ */
+#define RD_PHYS_ZONES_MAX 896
 
 struct rd_store_ops {
 	/* copy len bytes at byte offset pos of the device into page+off */
@@ -129,6 +135,12 @@ struct rd_store *rd_store_phys_create(const struct rd_config *cfg, const char *w
 bool rd_store_is_phys(const struct rd_store *store);
 /* "phys ADDR SIZE UUID\n" for the sysfs backing file */
 int rd_store_phys_describe(const struct rd_store *store, char *buf, size_t len);
+/*
+ * A zoned device's word a zone in the header page (zones.c reads and
+ * writes them), *unclean set when the last detach was not orderly; NULL
+ * for a store that keeps none.
+ */
+__le32 *rd_store_phys_zone_words(struct rd_store *store, bool *unclean);
 
 /*
  * The page store's bio operation, named so the I/O path can call it

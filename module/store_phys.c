@@ -7,8 +7,9 @@
  * from the kernel on its command line, never memory the firmware or another
  * driver owns (see rd_phys_check_range()).
  *
- * The first 4 KiB of the range hold a header that says what the rest is;
- * the device's data follows it. Nothing is written to the range before its
+ * The first 4 KiB of the range hold a header that says what the rest is
+ * and, for a zoned device, its zones (struct rd_phys_zones); the device's
+ * data follows it. Nothing is written to the range before its
  * header has been found valid and matching, unless a format was asked for.
  *
  * Stores are plain cached stores: they survive rmmod and a warm reset of
@@ -24,6 +25,7 @@
 #include <linux/highmem.h>
 #include <linux/io.h>
 #include <linux/ioport.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/security.h>
@@ -54,6 +56,32 @@ struct rd_phys_header {
 	__le32 crc; /* CRC-32 (zlib) of the bytes above */
 } __packed;
 
+/*
+ * A zoned device's zones, in the header page after the header: the
+ * geometry, under a checksum of its own, then one word a zone that
+ * zones.c keeps up to date as write pointers move. The words have no
+ * checksum (each write would have to renew it); zones.c checks each
+ * when it reads them.
+ */
+#define RD_PHYS_ZONES_MAGIC 0x3153454e4f5a4452ULL /* "RDZONES1" read as little-endian */
+#define RD_PHYS_ZONES_OFFSET 256
+
+struct rd_phys_zones {
+	__le64 magic;
+	__le64 zone_size;
+	__le64 zone_capacity;
+	__le32 nr_zones;
+	__le32 nr_conv;
+	__le32 reserved;
+	__le32 crc; /* CRC-32 (zlib) of the bytes above */
+	__le32 words[];
+} __packed;
+
+static_assert(sizeof(struct rd_phys_header) <= RD_PHYS_ZONES_OFFSET);
+static_assert(RD_PHYS_ZONES_OFFSET + sizeof(struct rd_phys_zones) +
+		      RD_PHYS_ZONES_MAX * sizeof(__le32) <=
+	      RD_PHYS_HEADER_BYTES);
+
 struct rd_phys_store {
 	struct rd_store base;
 	void *map; /* the whole range, header first */
@@ -65,6 +93,8 @@ struct rd_phys_store {
 	u8 uuid[16];
 	/* the header said dirty at attach: the last user did not detach */
 	bool was_dirty;
+	/* a zoned device's zones in the header page, else NULL */
+	struct rd_phys_zones *zones;
 };
 
 static struct rd_phys_store *to_phys_store(struct rd_store *store)
@@ -476,6 +506,83 @@ static int rd_phys_check_header(struct rd_phys_store *ps, const struct rd_config
 	return 0;
 }
 
+static u32 rd_phys_zones_crc(const struct rd_phys_zones *z)
+{
+	return ~crc32_le(~0U, (const u8 *)z, offsetof(struct rd_phys_zones, crc));
+}
+
+/* A new device's zones: every word 0 (empty); no magic when not zoned. */
+static void rd_phys_format_zones(struct rd_phys_store *ps, const struct rd_config *cfg)
+{
+	struct rd_phys_zones *z = ps->map + RD_PHYS_ZONES_OFFSET;
+
+	memset(z, 0, RD_PHYS_HEADER_BYTES - RD_PHYS_ZONES_OFFSET);
+	if (!cfg->zoned)
+		return;
+	z->magic = cpu_to_le64(RD_PHYS_ZONES_MAGIC);
+	z->zone_size = cpu_to_le64(cfg->zone_size);
+	z->zone_capacity = cpu_to_le64(cfg->zone_capacity ?: cfg->zone_size);
+	z->nr_zones = cpu_to_le32(div64_u64(ps->dev_size, cfg->zone_size));
+	z->nr_conv = cpu_to_le32(cfg->zone_nr_conv);
+	z->crc = cpu_to_le32(rd_phys_zones_crc(z));
+	ps->zones = z;
+}
+
+/*
+ * Whether the range's zones, or their absence, match the configuration:
+ * a zoned device attaches only with the geometry it was formatted with,
+ * and neither kind as the other. Logs why it refuses.
+ */
+static int rd_phys_check_zones(struct rd_phys_store *ps, const struct rd_config *cfg,
+			       const char *who)
+{
+	struct rd_phys_zones *z = ps->map + RD_PHYS_ZONES_OFFSET;
+	bool zoned = le64_to_cpu(z->magic) == RD_PHYS_ZONES_MAGIC;
+	u64 cap = cfg->zone_capacity ?: cfg->zone_size;
+	u64 nr_zones = cfg->zoned ? div64_u64(ps->dev_size, cfg->zone_size) : 0;
+
+	if (zoned && !cfg->zoned) {
+		pr_warn("%s: the range at 0x%llx holds a zoned device; refusing to attach it without zones (zoned=1 with its zone settings, or format=1)\n",
+			who, ps->phys_addr);
+		return -EINVAL;
+	}
+	if (!zoned && cfg->zoned) {
+		pr_warn("%s: the range at 0x%llx holds a device without zones; refusing to attach it as a zoned one (format=1 makes one)\n",
+			who, ps->phys_addr);
+		return -EINVAL;
+	}
+	if (!zoned)
+		return 0;
+	if (le32_to_cpu(z->crc) != rd_phys_zones_crc(z)) {
+		pr_warn("%s: the zone geometry at 0x%llx fails its checksum; refusing to attach (format=1 overwrites it)\n",
+			who, ps->phys_addr);
+		return -EINVAL;
+	}
+	if (le64_to_cpu(z->zone_size) != cfg->zone_size || le64_to_cpu(z->zone_capacity) != cap ||
+	    le32_to_cpu(z->nr_zones) != nr_zones || le32_to_cpu(z->nr_conv) != cfg->zone_nr_conv) {
+		pr_warn("%s: the range at 0x%llx holds %u zones of %llu bytes (capacity %llu, %u conventional), the configuration %llu of %llu (capacity %llu, %u conventional); refusing to attach\n",
+			who, ps->phys_addr, le32_to_cpu(z->nr_zones), le64_to_cpu(z->zone_size),
+			le64_to_cpu(z->zone_capacity), le32_to_cpu(z->nr_conv), nr_zones,
+			cfg->zone_size, cap, cfg->zone_nr_conv);
+		return -EINVAL;
+	}
+	ps->zones = z;
+	return 0;
+}
+
+__le32 *rd_store_phys_zone_words(struct rd_store *store, bool *unclean)
+{
+	struct rd_phys_store *ps;
+
+	if (!rd_store_is_phys(store))
+		return NULL;
+	ps = to_phys_store(store);
+	if (!ps->zones)
+		return NULL;
+	*unclean = ps->was_dirty;
+	return ps->zones->words;
+}
+
 struct rd_store *rd_store_phys_create(const struct rd_config *cfg, const char *who)
 {
 	struct rd_phys_store *ps;
@@ -524,9 +631,15 @@ struct rd_store *rd_store_phys_create(const struct rd_config *cfg, const char *w
 		err = -EINVAL;
 		goto out_unmap;
 	}
+	if (!cfg->format) {
+		err = rd_phys_check_zones(ps, cfg, who);
+		if (err)
+			goto out_unmap;
+	}
 	if (cfg->format) {
 		/* a format means an empty device: zeros, under a new identity */
 		rd_phys_discard(&ps->base, 0, ps->dev_size, false);
+		rd_phys_format_zones(ps, cfg);
 		uuid_gen((uuid_t *)ps->uuid);
 		format_count++;
 		pr_info("%s: formatted phys range 0x%llx-0x%llx (%llu data bytes)\n", who,

@@ -99,6 +99,8 @@ struct rd_zones {
 	u64 wp_errors;
 	u64 resource_errors;
 	u64 wp_rollbacks;
+	/* in reserved memory: a word a zone that outlives the module (store_phys.c) */
+	__le32 *words;
 
 	struct rd_zone zones[];
 };
@@ -170,8 +172,17 @@ int rd_zones_validate(const struct rd_config *cfg, const char *who)
 			nr_zones - cfg->zone_nr_conv);
 		return -EINVAL;
 	}
-	if (cfg->phys_size || cfg->clone_disk[0]) {
-		pr_warn("%s: a zoned device lives in pages of its own: phys_size 0 and no clone_of\n",
+	if (cfg->clone_disk[0]) {
+		pr_warn("%s: a zoned device is no clone: clone_of must be empty\n", who);
+		return -EINVAL;
+	}
+	if (cfg->phys_size && nr_zones > RD_PHYS_ZONES_MAX) {
+		pr_warn("%s: %llu zones are more than the %u a zoned device in reserved memory may have; make zone_size larger\n",
+			who, nr_zones, RD_PHYS_ZONES_MAX);
+		return -EINVAL;
+	}
+	if (cfg->phys_size && cfg->cache_mode != RD_CACHE_WRITETHROUGH) {
+		pr_warn("%s: a zoned device in reserved memory takes cache_mode writethrough only: its write pointers are kept as each write completes, before a cache would make the data durable\n",
 			who);
 		return -EINVAL;
 	}
@@ -224,6 +235,71 @@ void rd_zones_destroy(struct rd_zones *z)
 	for (i = 0; i < z->nr_zones; i++)
 		mutex_destroy(&z->zones[i].lock);
 	kvfree(z);
+}
+
+/*
+ * A saved zone's word: its write pointer in sectors from its start, or
+ * RD_ZONE_WORD_FULL for a full zone. Open zones come back closed, as
+ * after a power cycle.
+ */
+#define RD_ZONE_WORD_FULL BIT(31)
+
+/* Saves the zone's word, if the device keeps them. Under z->lock or alone. */
+static void rd_zone_save(struct rd_zones *z, struct rd_zone *zone, u32 word)
+{
+	if (z->words)
+		WRITE_ONCE(z->words[zone - z->zones], cpu_to_le32(word));
+}
+
+static u32 rd_zone_word_locked(const struct rd_zones *z, const struct rd_zone *zone)
+{
+	if (zone->cond == BLK_ZONE_COND_FULL)
+		return RD_ZONE_WORD_FULL;
+	return zone->wp - ((sector_t)(zone - z->zones) << z->shift);
+}
+
+static void rd_zone_clear(struct rd_store *store, sector_t sector, sector_t nr, bool nowait);
+
+int rd_zones_load(struct rd_zones *z, struct rd_store *store, const char *who)
+{
+	bool unclean = false;
+	__le32 *words = rd_store_phys_zone_words(store, &unclean);
+	unsigned int i;
+
+	if (!words)
+		return 0;
+	/* every word checked before any is used: a refusal changes nothing */
+	for (i = z->nr_conv; i < z->nr_zones; i++) {
+		u32 word = le32_to_cpu(words[i]);
+
+		if (word == RD_ZONE_WORD_FULL || word <= z->cap)
+			continue;
+		pr_warn("%s: zone %u's saved write pointer (0x%08x) is past its capacity of %llu sectors; refusing to attach (format=1 starts afresh)\n",
+			who, i, word, (u64)z->cap);
+		return -EINVAL;
+	}
+	for (i = z->nr_conv; i < z->nr_zones; i++) {
+		struct rd_zone *zone = &z->zones[i];
+		sector_t start = (sector_t)i << z->shift;
+		u32 word = le32_to_cpu(words[i]);
+
+		if (word == RD_ZONE_WORD_FULL) {
+			zone->cond = BLK_ZONE_COND_FULL;
+			zone->wp = start + (1ULL << z->shift);
+			continue;
+		}
+		zone->wp = start + word;
+		if (word) {
+			zone->cond = BLK_ZONE_COND_CLOSED;
+			z->nr_closed++;
+		}
+		/* a write the crash cut short may have left data past the pointer */
+		if (unclean)
+			rd_zone_clear(store, zone->wp, start + (1ULL << z->shift) - zone->wp,
+				      false);
+	}
+	z->words = words;
+	return 0;
 }
 
 unsigned int rd_zones_count(const struct rd_zones *z)
@@ -451,6 +527,8 @@ void rd_zone_write_end(struct rd_zones *z, struct rd_zone *zone, struct rd_store
 			rd_zone_leave_locked(z, zone);
 			zone->cond = BLK_ZONE_COND_FULL;
 		}
+		/* after the data: a saved pointer never runs ahead of it */
+		rd_zone_save(z, zone, rd_zone_word_locked(z, zone));
 	} else if (zone->cond == BLK_ZONE_COND_IMP_OPEN && zone->wp == start) {
 		/* opened for a write that failed: as if it never came */
 		rd_zone_leave_locked(z, zone);
@@ -471,6 +549,8 @@ static void rd_zone_reset(struct rd_zones *z, struct rd_zone *zone, struct rd_st
 	spin_unlock(&z->lock);
 	if (cond == BLK_ZONE_COND_EMPTY)
 		return;
+	/* saved empty first: data a crash leaves past the pointer is cleared at attach */
+	rd_zone_save(z, zone, 0);
 	rd_zone_clear(store, start, 1ULL << z->shift, false);
 	spin_lock(&z->lock);
 	rd_zone_leave_locked(z, zone);
@@ -499,6 +579,7 @@ static blk_status_t rd_zone_finish_locked(struct rd_zones *z, struct rd_zone *zo
 	rd_zone_leave_locked(z, zone);
 	zone->cond = BLK_ZONE_COND_FULL;
 	zone->wp = rd_zone_start(z, zone) + (1ULL << z->shift);
+	rd_zone_save(z, zone, RD_ZONE_WORD_FULL);
 	return BLK_STS_OK;
 }
 
@@ -623,6 +704,7 @@ void rd_zones_cut_end(struct rd_zones *z, struct rd_store *store)
 				z->nr_closed++;
 			}
 			z->wp_rollbacks++;
+			rd_zone_save(z, zone, rd_zone_word_locked(z, zone));
 		} else if (zone->cond == BLK_ZONE_COND_IMP_OPEN ||
 			   zone->cond == BLK_ZONE_COND_EXP_OPEN) {
 			rd_zone_close_locked(z, zone);

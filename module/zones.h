@@ -26,6 +26,14 @@ int rd_zones_validate(const struct rd_config *cfg, const char *who);
 /* NULL when out of memory; every sequential zone starts empty */
 struct rd_zones *rd_zones_create(const struct rd_config *cfg);
 void rd_zones_destroy(struct rd_zones *zones);
+/*
+ * In reserved memory: takes the zones the store saved (empty, closed at
+ * their write pointers, or full) and keeps them saved from now on; after
+ * an unorderly detach, clears what lies past each write pointer. 0 for a
+ * store that saves none; -EINVAL, logged, for a saved pointer past its
+ * zone's capacity.
+ */
+int rd_zones_load(struct rd_zones *zones, struct rd_store *store, const char *who);
 
 unsigned int rd_zones_count(const struct rd_zones *zones);
 /* the zone that holds the sector */
