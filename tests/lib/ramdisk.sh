@@ -36,6 +36,16 @@ unload_module() {
 	rmmod ramdisk
 }
 
+# zone_state DEV ZONE_SECTORS IDX: "COND WP" of zone IDX of a zoned DEV as
+# blkzone reports it, e.g. "4(cl) 2048": the write pointer in sectors from
+# the zone's start (a full zone's is its end)
+zone_state() {
+	local line re='wptr (0x[0-9a-f]+).*zcond: *([0-9]+\([a-z]+\))'
+	line=$(blkzone report -o $(($2 * $3)) -c 1 "$1")
+	[[ $line =~ $re ]] || fail "blkzone report of zone $3 of $1: $line"
+	echo "${BASH_REMATCH[2]} $((BASH_REMATCH[1]))"
+}
+
 sysfs_stat() {
 	local dev=${1#/dev/}
 	cat "/sys/block/$dev/ramdisk/$2"

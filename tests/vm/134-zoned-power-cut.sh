@@ -17,14 +17,8 @@ rd_configure zc size=64M block_size=4096 zoned=1 zone_size=4M zone_nr_conv=1 cac
 dev=$RD_DEV
 rd=${dev#/dev/}
 
-# zone IDX: "COND WP" of zone IDX, the write pointer in sectors from the
-# zone's start
-zone() {
-	local line re='wptr (0x[0-9a-f]+).*zcond: *([0-9]+\([a-z]+\))'
-	line=$(blkzone report -o $(($1 * zs)) -c 1 "$dev")
-	[[ $line =~ $re ]] || fail "blkzone report of zone $1: $line"
-	echo "${BASH_REMATCH[2]} $((BASH_REMATCH[1]))"
-}
+# zone IDX: "COND WP" of zone IDX (zone_state)
+zone() { zone_state "$dev" "$zs" "$1"; }
 # Sizes and offsets are in KiB, whole blocks.
 # bwrite ZONE KIB_INTO_ZONE KIB FILE [sync|fua]: one O_DIRECT write of
 # FILE's first KIB KiB, KIB_INTO_ZONE into the zone; then a flush (sync),

@@ -17,14 +17,8 @@ psize=$((60 * 1048576 + 4096))
 zs=8192
 geometry=("phys_addr=$phys" "phys_size=$psize" zone_size=4M zone_capacity=3M zone_nr_conv=1)
 
-# zone IDX: "COND WP" of zone IDX, the write pointer in sectors from the
-# zone's start (a full zone's is its end)
-zone() {
-	local line re='wptr (0x[0-9a-f]+).*zcond: *([0-9]+\([a-z]+\))'
-	line=$(blkzone report -o $(($1 * zs)) -c 1 "$dev")
-	[[ $line =~ $re ]] || fail "blkzone report of zone $1: $line"
-	echo "${BASH_REMATCH[2]} $((BASH_REMATCH[1]))"
-}
+# zone IDX: "COND WP" of zone IDX (zone_state)
+zone() { zone_state "$dev" "$zs" "$1"; }
 zones() {
 	local i
 	for i in 1 2 3 4 5 6; do
