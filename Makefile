@@ -62,7 +62,7 @@ userspace-asan: $(addprefix $(ASAN_BIN)/,$(PROGRAMS))
 # One static library of userspace/lib for each flavour.
 $(BUILD)/obj/%.o: $(TOP)/userspace/%.c $(LIB_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(USER_CFLAGS) -MMD -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(USER_CFLAGS) -MMD -c -o $@ $<
 $(BUILD)/asan/obj/%.o: $(TOP)/userspace/%.c $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ASAN_CFLAGS) $(USER_CFLAGS) -MMD -c -o $@ $<
@@ -92,7 +92,7 @@ $(1)_OBJS := $$(patsubst $(TOP)/userspace/%.c,$(BUILD)/obj/%.o,$$($(1)_SRCS))
 $(1)_ASAN_OBJS := $$(patsubst $(TOP)/userspace/%.c,$(BUILD)/asan/obj/%.o,$$($(1)_SRCS))
 $(BIN)/$(1): $$($(1)_OBJS) $(BUILD)/obj/librd.a
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(CFLAGS) -o $$@ $$^ $$($(1)_LDLIBS) $$(LDLIBS)
+	$$(CC) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$^ $$($(1)_LDLIBS) $$(LDLIBS)
 $(ASAN_BIN)/$(1): $$($(1)_ASAN_OBJS) $(BUILD)/asan/obj/librd.a
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(ASAN_CFLAGS) -o $$@ $$^ $$($(1)_LDLIBS) $$(LDLIBS)
