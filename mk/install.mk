@@ -67,11 +67,12 @@ DKMS_FILES := Makefile Kbuild dkms.conf mk/install.mk module include scripts/bui
 DKMS_SRC ?= /usr/src/ramdisk-$(RD_VERSION)
 
 # The files as they are in the working tree, new ones included, as `make
-# module` would build them; outside a git checkout, the folders whole.
+# module` would build them; outside a git checkout of its own (a copy
+# below another checkout, as `make deb` builds in), the folders whole.
 dkms-source:
 	@rm -rf $(DESTDIR)$(DKMS_SRC)
 	@mkdir -p $(DESTDIR)$(DKMS_SRC)
-	cd $(TOP) && if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+	cd $(TOP) && if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$$(pwd -P)" ]; then \
 		git ls-files -z --cached --others --exclude-standard -- $(DKMS_FILES) | \
 			xargs -0 cp --parents -t $(DESTDIR)$(DKMS_SRC); \
 	else \
