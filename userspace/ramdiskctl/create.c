@@ -355,6 +355,12 @@ static const struct option *find_option(const char *key)
 	return NULL;
 }
 
+int create_opt_name(struct create_opts *o, const char *name)
+{
+	o->name = name;
+	return check_name(o, name);
+}
+
 bool create_opt_is_flag(const char *key)
 {
 	const struct option *opt = find_option(key);
@@ -569,7 +575,9 @@ int create_opts_attrs(const struct create_opts *o, struct create_attr *attrs)
 		 o->physical_block_size);
 	put_attr(attrs, &n, "io_min", o->set_io_min, false, "%" PRIu64, o->io_min);
 	put_attr(attrs, &n, "io_opt", o->set_io_opt, false, "%" PRIu64, o->io_opt);
-	put_attr(attrs, &n, "rotational", o->rotational, true, "%d", o->rotational);
+	/* a profile sets rotational itself (and refuses --rotational) */
+	if (!o->profile)
+		put_attr(attrs, &n, "rotational", o->rotational, true, "%d", o->rotational);
 	/* after block_size, which they are checked against; the largest unit first */
 	put_attr(attrs, &n, "atomic_write_unit_max", o->set_atomic_max, false, "%" PRIu64,
 		 o->atomic_max);

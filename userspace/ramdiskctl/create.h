@@ -58,6 +58,8 @@ struct create_opts {
  * are not options here.
  */
 int create_opt_set(struct create_opts *o, const char *key, const char *value);
+/* The configuration's name, checked as create --name checks it. */
+int create_opt_name(struct create_opts *o, const char *name);
 /* Whether key is one of create's options that takes no value. */
 bool create_opt_is_flag(const char *key);
 /* The checks between options, after the last one: RC_OK or RC_USAGE. */

@@ -98,6 +98,22 @@ static const struct command commands[] = {
 	  "remove NAME|DEV...\n"
 	  "    Power off and drop devices made by create. Devices made when\n"
 	  "    the module was loaded go away only with rmmod.\n" },
+	{ "apply", cmd_apply,
+	  "apply [--dry-run] [--force] [FILE]\n"
+	  "apply --down [--dry-run] [FILE]\n"
+	  "    Make the devices FILE (default /etc/ramdisk/ramdisk.conf)\n"
+	  "    declares, one [NAME] section each: create's options as keys,\n"
+	  "    and fs, mkfs-options, mount, mount-options and image. A new\n"
+	  "    device is restored from its image when the file exists, made\n"
+	  "    FS when it holds none, and mounted. Again, it changes only\n"
+	  "    what differs, and says nothing when nothing does; a change\n"
+	  "    that loses data (a fixed attribute of a device holding data\n"
+	  "    or mounted, mkfs over data) is refused, everything unchanged.\n"
+	  "    --down: unmount each device, save its image, remove it.\n"
+	  "    Devices the file does not declare are never touched.\n"
+	  "    -n, --dry-run          say what would be done, do nothing\n"
+	  "    -f, --force            make changes that lose data\n"
+	  "    -d, --down             take the devices away, images saved\n" },
 	{ "list", cmd_list,
 	  "list [--json|--raw] [--noheadings] [--bytes]\n"
 	  "     [--output COLS|--output-all]\n"
@@ -233,6 +249,7 @@ static const char trailer[] = "DEV is ramdiskN or /dev/ramdiskN; NAME is a confi
 			      "    7  no such device, configuration or checkpoint\n"
 			      "    8  restore: the image is truncated or corrupted\n"
 			      "    9  restore: the image is of another size or block size\n"
+			      "    10  apply: a change would lose data (--force makes it)\n"
 			      "\n"
 			      "RAMDISKCTL_CONFIGFS and RAMDISKCTL_SYSFS, when set, replace\n"
 			      "/sys/kernel/config/ramdisk and /sys (for tests).\n"

@@ -23,6 +23,7 @@ enum rc {
 	RC_NO_DEVICE = 7, /* no such device, configuration or checkpoint */
 	RC_BAD_IMAGE = 8, /* restore: the image is truncated or corrupted */
 	RC_MISMATCH = 9, /* restore: the image is of another size or block size */
+	RC_DATA_LOSS = 10, /* apply: a change would lose data; --force makes it */
 };
 
 /* Longest configuration name create accepts (configfs allows more). */
@@ -197,6 +198,13 @@ const struct profile *rd_profile_find(const char *name);
 /* writes the profile to configuration name, errors named after cmd; prints each setting if print */
 int rd_profile_apply(const char *cmd, const char *name, const struct profile *p, bool print);
 
+/* remove.c: power off and rmdir one configuration, as remove does. */
+int remove_device(const char *arg);
+/* save.c: save dev's image to a new file renamed over file when whole. */
+int save_image_atomic(const char *dev, const char *file);
+/* restore.c: make dev equal to the image in file, as restore does. */
+int restore_image(const char *file, const char *dev);
+
 /* Subcommands; each takes argv[0] = its name and returns an exit status. */
 int cmd_create(int argc, char **argv);
 int cmd_clone(int argc, char **argv);
@@ -211,5 +219,6 @@ int cmd_fault(int argc, char **argv);
 int cmd_checkpoint(int argc, char **argv);
 int cmd_rollback(int argc, char **argv);
 int cmd_wlog(int argc, char **argv);
+int cmd_apply(int argc, char **argv);
 
 #endif /* RAMDISKCTL_H */

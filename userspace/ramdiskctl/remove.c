@@ -39,7 +39,7 @@ static int power_off(const char *path)
 	return 0;
 }
 
-static int remove_one(const char *arg)
+int remove_device(const char *arg)
 {
 	char path[PATH_MAX], dev[32], power[16];
 	struct rdctl_device d;
@@ -103,7 +103,7 @@ int cmd_remove(int argc, char **argv)
 		return rc;
 	/* Try every argument; report the first failure's status. */
 	for (int i = optind; i < argc; i++) {
-		rc = remove_one(argv[i]);
+		rc = remove_device(argv[i]);
 		if (rc && !first_rc)
 			first_rc = rc;
 	}

@@ -165,31 +165,11 @@ static int restore(struct image *im, int dev_fd, const char *dev)
 	return RC_OK;
 }
 
-int cmd_restore(int argc, char **argv)
+int restore_image(const char *file, const char *dev)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct image im = { 0 };
-	char devpath[64];
-	const char *dev;
-	int opt, dev_fd, rc;
+	struct image im = { .path = file };
+	int dev_fd, rc;
 
-	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		if (opt == 'h')
-			return command_help("restore");
-		return option_error("restore", argv, opt);
-	}
-	if (argc - optind != 2)
-		return usage_error("restore", "give FILE and DEV");
-	im.path = argv[optind];
-	dev = argv[optind + 1];
-	/* "ramdiskN" as the other commands take it */
-	if (rd_parse_devname(dev) >= 0 && !strchr(dev, '/')) {
-		snprintf(devpath, sizeof(devpath), "/dev/%s", dev);
-		dev = devpath;
-	}
 	im.fd = open(im.path, O_RDONLY | O_CLOEXEC);
 	if (im.fd < 0)
 		return report_errno(errno, "restore: %s", im.path);
@@ -210,4 +190,30 @@ int cmd_restore(int argc, char **argv)
 	close(dev_fd);
 	close(im.fd);
 	return rc;
+}
+
+int cmd_restore(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char devpath[64];
+	const char *dev;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		if (opt == 'h')
+			return command_help("restore");
+		return option_error("restore", argv, opt);
+	}
+	if (argc - optind != 2)
+		return usage_error("restore", "give FILE and DEV");
+	dev = argv[optind + 1];
+	/* "ramdiskN" as the other commands take it */
+	if (rd_parse_devname(dev) >= 0 && !strchr(dev, '/')) {
+		snprintf(devpath, sizeof(devpath), "/dev/%s", dev);
+		dev = devpath;
+	}
+	return restore_image(argv[optind], dev);
 }

@@ -13,11 +13,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
 #include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -157,6 +160,51 @@ out_write:
 out_free:
 	free(buf);
 	free(list);
+	return rc;
+}
+
+/*
+ * For apply --down: the image goes to a new file beside FILE, fsync'ed,
+ * then renamed over it and the folder fsync'ed, so a save that fails (a
+ * full disk, a read error, a crash midway) leaves the previous image as it
+ * was. The folder is made when missing.
+ */
+int save_image_atomic(const char *dev, const char *file)
+{
+	char tmp[PATH_MAX], dir[PATH_MAX];
+	int dev_fd, out, dir_fd, rc;
+
+	path_fmt(tmp, sizeof(tmp), "%s.tmp.XXXXXX", file);
+	path_fmt(dir, sizeof(dir), "%s", file);
+	dirname(dir);
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return report_errno(errno, "save: making %s", dir);
+	dev_fd = open(dev, O_RDONLY | O_CLOEXEC);
+	if (dev_fd < 0)
+		return report_errno(errno, "save: %s", dev);
+	out = mkostemp(tmp, O_CLOEXEC);
+	if (out < 0) {
+		rc = report_errno(errno, "save: %s", tmp);
+		close(dev_fd);
+		return rc;
+	}
+	rc = save(dev_fd, dev, out, tmp);
+	if (!rc && fchmod(out, 0600))
+		rc = report_errno(errno, "save: %s", tmp);
+	if (close(out) && !rc)
+		rc = report_errno(errno, "save: closing %s", tmp);
+	close(dev_fd);
+	if (!rc && rename(tmp, file))
+		rc = report_errno(errno, "save: renaming %s to %s", tmp, file);
+	if (rc) {
+		unlink(tmp);
+		return rc;
+	}
+	dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir_fd < 0 || fsync(dir_fd))
+		rc = report_errno(errno, "save: flushing %s", dir);
+	if (dir_fd >= 0)
+		close(dir_fd);
 	return rc;
 }
 
