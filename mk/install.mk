@@ -3,7 +3,10 @@
 # make install          the tools and their man pages under PREFIX
 #                       (default /usr/local), staged below DESTDIR if set:
 #                       ramdiskctl in sbin (man 8), rdbench and rdcrash in
-#                       bin (man 1)
+#                       bin (man 1); ramdisk-setup.service in UNITDIR
+#                       (PREFIX/lib/systemd/system) and the commented
+#                       example ramdisk.conf as
+#                       SYSCONFDIR/ramdisk/ramdisk.conf.example (/etc)
 # make uninstall        removes what install put there
 # make modules_install  ramdisk.ko for KVER (or KDIR) through kbuild's own
 #                       modules_install: /lib/modules/KVER/updates/, then
@@ -27,24 +30,35 @@ DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
+# systemd reads units from /usr/local/lib/systemd/system too
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+# where ramdiskctl apply reads ramdisk/ramdisk.conf: /etc whatever PREFIX is
+SYSCONFDIR ?= /etc
 INSTALL ?= install
 # Below /lib/modules/KVER/: "updates" wins over the kernel's own modules.
 INSTALL_MOD_DIR ?= updates
 
 install: userspace
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) \
-		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/ramdisk
 	$(INSTALL) -m 0755 $(BIN)/ramdiskctl $(DESTDIR)$(SBINDIR)/ramdiskctl
 	$(INSTALL) -m 0755 $(BIN)/rdbench $(DESTDIR)$(BINDIR)/rdbench
 	$(INSTALL) -m 0755 $(BIN)/rdcrash $(DESTDIR)$(BINDIR)/rdcrash
 	$(INSTALL) -m 0644 $(TOP)/Documentation/man/ramdiskctl.8 $(DESTDIR)$(MANDIR)/man8/ramdiskctl.8
 	$(INSTALL) -m 0644 $(TOP)/Documentation/man/rdbench.1 $(DESTDIR)$(MANDIR)/man1/rdbench.1
 	$(INSTALL) -m 0644 $(TOP)/Documentation/man/rdcrash.1 $(DESTDIR)$(MANDIR)/man1/rdcrash.1
+	$(INSTALL) -m 0644 $(TOP)/systemd/ramdisk-setup.service \
+		$(DESTDIR)$(UNITDIR)/ramdisk-setup.service
+	$(INSTALL) -m 0644 $(TOP)/Documentation/examples/ramdisk.conf \
+		$(DESTDIR)$(SYSCONFDIR)/ramdisk/ramdisk.conf.example
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/ramdiskctl $(DESTDIR)$(BINDIR)/rdbench \
 		$(DESTDIR)$(BINDIR)/rdcrash $(DESTDIR)$(MANDIR)/man8/ramdiskctl.8 \
-		$(DESTDIR)$(MANDIR)/man1/rdbench.1 $(DESTDIR)$(MANDIR)/man1/rdcrash.1
+		$(DESTDIR)$(MANDIR)/man1/rdbench.1 $(DESTDIR)$(MANDIR)/man1/rdcrash.1 \
+		$(DESTDIR)$(UNITDIR)/ramdisk-setup.service \
+		$(DESTDIR)$(SYSCONFDIR)/ramdisk/ramdisk.conf.example
 
 # kbuild installs (and signs or compresses, as the kernel's configuration
 # says) the module it built in build/kernels/KVER. The Debian header

@@ -12,7 +12,8 @@ make -s -C "$top" install PREFIX=/usr DESTDIR="$root" >"$RD_TMP/install.log" 2>&
 	{ cat "$RD_TMP/install.log"; fail "make install failed"; }
 for f in usr/sbin/ramdiskctl:755 usr/bin/rdbench:755 usr/bin/rdcrash:755 \
 	usr/share/man/man8/ramdiskctl.8:644 usr/share/man/man1/rdbench.1:644 \
-	usr/share/man/man1/rdcrash.1:644; do
+	usr/share/man/man1/rdcrash.1:644 usr/lib/systemd/system/ramdisk-setup.service:644 \
+	etc/ramdisk/ramdisk.conf.example:644; do
 	path=$root/${f%:*}
 	[ -f "$path" ] || fail "make install did not install /${f%:*}"
 	assert_eq "$(stat -c %a "$path")" "${f#*:}" "mode of /${f%:*}"
@@ -21,19 +22,29 @@ done
 "$root/usr/bin/rdbench" --help >/dev/null || fail "the installed rdbench does not run"
 # the installed man pages are the ones in the tree
 cmp "$root/usr/share/man/man8/ramdiskctl.8" "$top/Documentation/man/ramdiskctl.8"
+# the unit and the example configuration are the tree's, and the example reads
+cmp "$root/usr/lib/systemd/system/ramdisk-setup.service" "$top/systemd/ramdisk-setup.service"
+cmp "$root/etc/ramdisk/ramdisk.conf.example" "$top/Documentation/examples/ramdisk.conf"
+"$root/usr/sbin/ramdiskctl" apply --dry-run "$root/etc/ramdisk/ramdisk.conf.example" ||
+	fail "the installed ramdiskctl does not read the installed example"
 
 echo "uninstall removes exactly what install put there"
 make -s -C "$top" uninstall PREFIX=/usr DESTDIR="$root"
 left=$(find "$root" -type f)
 [ -z "$left" ] || fail "make uninstall left: $left"
 
-echo "the default PREFIX is /usr/local; BINDIR, SBINDIR and MANDIR move one kind each"
+echo "the default PREFIX is /usr/local; BINDIR, SBINDIR, MANDIR, UNITDIR and SYSCONFDIR move one kind each"
 make -s -C "$top" install DESTDIR="$RD_TMP/r2" >/dev/null 2>&1
 [ -x "$RD_TMP/r2/usr/local/sbin/ramdiskctl" ] || fail "no /usr/local/sbin/ramdiskctl"
 [ -f "$RD_TMP/r2/usr/local/share/man/man1/rdbench.1" ] || fail "no /usr/local/share/man/man1/rdbench.1"
-make -s -C "$top" install DESTDIR="$RD_TMP/r3" SBINDIR=/sbin MANDIR=/man >/dev/null 2>&1
-for f in sbin/ramdiskctl man/man8/ramdiskctl.8 usr/local/bin/rdbench; do
-	[ -f "$RD_TMP/r3/$f" ] || fail "SBINDIR=/sbin MANDIR=/man: no /$f"
+[ -f "$RD_TMP/r2/usr/local/lib/systemd/system/ramdisk-setup.service" ] ||
+	fail "no /usr/local/lib/systemd/system/ramdisk-setup.service"
+[ -f "$RD_TMP/r2/etc/ramdisk/ramdisk.conf.example" ] || fail "PREFIX moved the example out of /etc"
+make -s -C "$top" install DESTDIR="$RD_TMP/r3" SBINDIR=/sbin MANDIR=/man UNITDIR=/lib/systemd/system \
+	SYSCONFDIR=/usr/local/etc >/dev/null 2>&1
+for f in sbin/ramdiskctl man/man8/ramdiskctl.8 usr/local/bin/rdbench lib/systemd/system/ramdisk-setup.service \
+	usr/local/etc/ramdisk/ramdisk.conf.example; do
+	[ -f "$RD_TMP/r3/$f" ] || fail "SBINDIR=/sbin MANDIR=/man UNITDIR=/lib/systemd/system SYSCONFDIR=/usr/local/etc: no /$f"
 done
 
 # modules_install from a copy of the tree as `make dkms-source` stages it,
