@@ -49,10 +49,12 @@ else
   KVER_FULL = $(call resolve_kver,$(KVER))
 endif
 
+# SIGN=1 signs the result as `make sign` does (mk/sign.mk).
 module:
 	@kver='$(KVER_FULL)'; [ -n "$$kver" ] || exit 1; \
 	$(TOP)/scripts/build-module $$kver && \
-	echo "built $(BUILD)/kernels/$$kver/ramdisk.ko"
+	echo "built $(BUILD)/kernels/$$kver/ramdisk.ko" \
+	$(if $(filter 1,$(SIGN)),&& $(TOP)/scripts/sign-module $$kver)
 
 # --- userspace -------------------------------------------------------------
 
@@ -179,6 +181,7 @@ help:
 	@echo 'ramdisk targets:'
 	@echo '  make [all]          build ramdisk.ko (KVER=6.12, KDIR=...) and the tools'
 	@echo '  make module         build ramdisk.ko only, into build/kernels/KVER/'
+	@echo '  make sign           sign ramdisk.ko for KVER with the key DKMS uses (SIGN_KEY=, SIGN_CERT=); module SIGN=1'
 	@echo '  make userspace      build ramdiskctl and rdbench into build/bin/'
 	@echo '  make check          static checks, host tests, VM tests on each of KVERS'
 	@echo '  make check-vm       VM tests only (KVERS=6.12 TESTS="101 102")'

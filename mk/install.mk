@@ -13,6 +13,10 @@
 #                       depmod; DESTDIR becomes INSTALL_MOD_PATH (and
 #                       depmod is left to the package that ships it);
 #                       NO_BUILD=1 installs the module already built
+#                       signed (scripts/sign-module) with the key pair
+#                       DKMS signs with when the machine has one, so that
+#                       it loads where DKMS's modules do; SIGN=1 makes the
+#                       pair if missing, SIGN=0 never signs
 # make dkms-source      the files DKMS builds from, in
 #                       $(DESTDIR)/usr/src/ramdisk-$(RD_VERSION); then
 #                       dkms add|build|install ramdisk/$(RD_VERSION)
@@ -69,6 +73,11 @@ modules_install: $(if $(filter 1,$(NO_BUILD)),,module)
 	case $$kdir in $(BUILD)/chroot/*) \
 		echo "modules_install: $$kver is built in a chroot; install on a machine running it" >&2; \
 		exit 1 ;; \
+	esac; \
+	case '$(SIGN)' in \
+	0) ;; \
+	1) $(TOP)/scripts/sign-module $$kver || exit 1 ;; \
+	*) $(TOP)/scripts/sign-module --if-key $$kver || exit 1 ;; \
 	esac; \
 	$(MAKE) -C $$kdir M=$(BUILD)/kernels/$$kver INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) \
 		$(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) modules_install && \

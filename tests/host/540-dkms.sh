@@ -3,7 +3,7 @@
 # DESCRIPTION: dkms add/build for each kernel of KVERS, install and uninstall on one, remove; nothing left behind
 . "${0%/*}/../lib/common.sh"
 require_root
-require_cmd dkms make modinfo
+require_cmd dkms make modinfo openssl
 
 top=$RD_TOP
 version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$top/dkms.conf")
@@ -62,6 +62,15 @@ for k in ${KVERS:-6.1 6.12 7}; do
 	[ -n "$ko" ] || fail "dkms build left no ramdisk.ko for $kver"
 	vermagic=$(modinfo -F vermagic "$ko")
 	assert_eq "${vermagic%% *}" "$kver" "vermagic of the DKMS-built module"
+	# DKMS signs with its machine key pair, and make sign's default is that
+	# pair: one enrolment serves modules from both (issue 28).
+	[ -r /var/lib/dkms/mok.pub ] || fail "DKMS built for $kver without making its signing key"
+	dkms_key=$(openssl x509 -inform DER -in /var/lib/dkms/mok.pub -noout -serial | sed 's/^serial=//')
+	assert_eq "$(modinfo -F sig_key "$ko" | tr -d ':')" "$dkms_key" "sig_key of the DKMS-built module for $kver"
+	"$top/scripts/build-module" "$kver" >/dev/null 2>&1 || fail "ramdisk.ko does not build for $kver"
+	cp "$top/build/kernels/$kver/ramdisk.ko" "$RD_TMP/ours.ko"
+	"$top/scripts/sign-module" "$kver" "$RD_TMP/ours.ko" >/dev/null
+	assert_eq "$(modinfo -F sig_key "$RD_TMP/ours.ko" | tr -d ':')" "$dkms_key" "make sign's default key for $kver"
 done
 [ ${#host_kvers[@]} -gt 0 ] || skip "no kernel headers installed on this host (make deps)"
 
