@@ -35,7 +35,7 @@ for help in --help -h help; do
 		grep -q -- "$word" <<<"$out" || fail "ramdiskctl $help lacks '$word'"
 	done
 done
-for cmd in create remove list info; do
+for cmd in create remove list info export unexport; do
 	run_cmd 0 "$ctl" "$cmd" --help
 	grep -q "^Usage: ramdiskctl $cmd" <<<"$out" || fail "$cmd --help: $out"
 	run_cmd 0 "$ctl" help "$cmd"
@@ -90,6 +90,29 @@ expect_usage_error "unexpected argument 'extra'" list extra
 expect_usage_error "which device" info
 expect_usage_error "one device at a time" info rd0 rd1
 expect_usage_error "which device" remove
+# export's transport, address and NQN are checked before anything is
+# looked up or loaded
+expect_usage_error "unknown transport 'rdma': want tcp or loop" export --transport rdma rd0
+expect_usage_error "bad address '1.2.3': want IP, IP:PORT or " export --addr 1.2.3 rd0
+expect_usage_error "bad address '127.0.0.1:0'" export --addr 127.0.0.1:0 rd0
+expect_usage_error "bad address '127.0.0.1:65536'" export --addr 127.0.0.1:65536 rd0
+expect_usage_error "bad address '::1'" export --addr ::1 rd0
+expect_usage_error "bad address '\[::1\]x'" export --addr '[::1]x' rd0
+expect_usage_error "--addr goes with --transport tcp" export --transport loop --addr 127.0.0.1 rd0
+expect_usage_error "bad NQN 'iqn.2024-01.x:y'" export --nqn iqn.2024-01.x:y rd0
+expect_usage_error "bad NQN 'nqn.a/b'" export --nqn nqn.a/b rd0
+expect_usage_error "bad NQN" export --nqn "nqn.$(printf 'n%.0s' {1..220})" rd0
+expect_usage_error "which device" export
+expect_usage_error "one device at a time" export rd0 rd1
+expect_usage_error "which device" unexport
+expect_usage_error "unknown option --force" unexport --force rd0
+# good addresses and NQNs get as far as looking for the module
+for args in "--addr 10.0.0.1" "--addr 10.0.0.1:4421" "--addr [::1]:4420" "--addr [fe80::1]" \
+	"-t loop -q nqn.2024-01.io.example:disk" "--nqn nqn.2014-08.org.nvmexpress:uuid:x"; do
+	# shellcheck disable=SC2086
+	run_cmd 3 "$ctl" export $args rd0
+done
+run_cmd 3 "$ctl" unexport rd0
 # --output names columns list knows, in any case; a bad one is refused
 # before the module is looked for
 expect_usage_error "unknown column 'NOPE' (the columns are in ramdiskctl help list)" \

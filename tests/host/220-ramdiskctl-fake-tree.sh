@@ -125,7 +125,7 @@ if command -v jq >/dev/null; then
 		"list --json --output"
 	run_cmd 0 "$ctl" list --json --output-all
 	assert_eq "$(jq -c '.devices[1] | [length, .block, .parts, .used, .cache, .power_cuts]' <<<"$out")" \
-		'[37,4096,0,20480,null,null]' "list --json --output-all"
+		'[39,4096,0,20480,null,null]' "list --json --output-all"
 fi
 has "$out" '"block": 4096'
 run_cmd 0 "$ctl" info rd0 --raw --noheadings --output NAME,DEVICE,USED
@@ -220,6 +220,41 @@ run_cmd 1 "$ctl" remove /dev/ramdisk0
 has "$err" "made when the module was loaded"
 run_cmd 1 "$ctl" remove ramdisk0
 [ -d "$sys/block/ramdisk0" ] || fail "remove touched ramdisk0"
+
+# An NVMe-oF export in a fake nvmet tree (RAMDISKCTL_NVMET): list grows
+# its EXPORT column, JSON has export and export_nqn, info says it, and
+# remove refuses the device, naming the way out.
+nv=$RD_TMP/nvmet
+q=nqn.2024-01.io.ramdisk:rd0
+mkdir -p "$nv/subsystems/$q/namespaces/1" "$nv/ports/29284/subsystems"
+echo /dev/ramdisk1 >"$nv/subsystems/$q/namespaces/1/device_path"
+echo ramdiskctl >"$nv/subsystems/$q/attr_model"
+echo tcp >"$nv/ports/29284/addr_trtype"
+echo ipv4 >"$nv/ports/29284/addr_adrfam"
+echo 127.0.0.1 >"$nv/ports/29284/addr_traddr"
+echo 4420 >"$nv/ports/29284/addr_trsvcid"
+ln -s "$nv/subsystems/$q" "$nv/ports/29284/subsystems/$q"
+RAMDISKCTL_NVMET=$nv run_cmd 0 "$ctl" list
+has "$(head -n 1 <<<"$out")" " EXPORT$"
+grep -Eq '^/dev/ramdisk1 +rd0 .* tcp 127\.0\.0\.1:4420$' <<<"$out" || fail "list: rd0's export: $out"
+grep -Eq '^/dev/ramdisk0 .* -$' <<<"$out" || fail "list: ramdisk0 shows an export: $out"
+RAMDISKCTL_NVMET=$nv run_cmd 0 "$ctl" list -r -n -o name,export_nqn
+has "$out" "^rd0 $q$"
+if command -v jq >/dev/null; then
+	RAMDISKCTL_NVMET=$nv run_cmd 0 "$ctl" list --json
+	assert_eq "$(jq -c '[.devices[] | [.export, .export_nqn]]' <<<"$out")" \
+		"[[null,null],[\"tcp 127.0.0.1:4420\",\"$q\"],[null,null]]" "list --json export"
+fi
+RAMDISKCTL_NVMET=$nv run_cmd 0 "$ctl" info rd0
+has "$out" "^export: *tcp 127.0.0.1:4420 (NQN $q)$"
+RAMDISKCTL_NVMET=$nv run_cmd 5 "$ctl" remove rd0
+has "$err" "rd0 is exported over NVMe-oF (NQN $q); run ramdiskctl unexport rd0 first"
+assert_eq "$(cat "$cfg/rd0/power")" 1 "rd0 power after a refused remove"
+# not ramdiskctl's subsystem: remove says whose it is
+echo Linux >"$nv/subsystems/$q/attr_model"
+RAMDISKCTL_NVMET=$nv run_cmd 5 "$ctl" remove rd0
+has "$err" "by a subsystem ramdiskctl did not make"
+rm -r "$nv"
 
 # remove powers off before rmdir. (A fake directory holds regular files,
 # so rmdir fails here with ENOTEMPTY; configfs would drop it.)

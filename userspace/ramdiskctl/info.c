@@ -128,6 +128,8 @@ static void print_info(const struct rdctl_device *d)
 		field("backing:", "%s", d->backing);
 	print_emulation(d, text_field);
 	print_zones(d);
+	if (*d->export)
+		field("export:", "%s (NQN %s)", d->export, d->export_nqn);
 	if (d->index < 0)
 		return;
 	if (!d->has_stats) {
@@ -200,6 +202,7 @@ int cmd_info(int argc, char **argv)
 		return rc;
 	if ((rc = rd_resolve(argv[optind], &d)))
 		return rc;
+	rd_load_export(&d);
 	/* any table option asks for list's table of this one device */
 	if (o.json || o.raw || o.noheadings || o.output || o.all || o.bytes)
 		return print_devices(&d, 1, &o);

@@ -31,7 +31,8 @@ enum value_kind { V_TEXT, V_NUMBER, V_BYTES };
  * Every column; the header is the name, JSON keys are its lower case.
  * The first eleven are the table's, the rest the figures list --json has
  * always shown (BLOCK_SIZE, MAX_PART, CACHE_MODE name the figures of
- * BLOCK, PARTS, CACHE with the keys of JSON). Never rename one.
+ * BLOCK, PARTS, CACHE with the keys of JSON); EXPORT and EXPORT_NQN came
+ * last, so that no older column moved. Never rename one.
  */
 enum column {
 	COL_DEVICE,
@@ -71,6 +72,8 @@ enum column {
 	COL_BANDWIDTH_MBPS,
 	COL_DIRTY_BYTES,
 	COL_POWER_CUTS,
+	COL_EXPORT,
+	COL_EXPORT_NQN,
 	NR_COLUMNS,
 };
 
@@ -116,12 +119,17 @@ static const struct {
 	[COL_BANDWIDTH_MBPS] = { "BANDWIDTH_MBPS", V_NUMBER, "emulated bandwidth, 0 none" },
 	[COL_DIRTY_BYTES] = { "DIRTY_BYTES", V_NUMBER, "bytes a power cut would lose" },
 	[COL_POWER_CUTS] = { "POWER_CUTS", V_NUMBER, "power cuts so far" },
+	[COL_EXPORT] = { "EXPORT", V_TEXT, "NVMe-oF export: tcp IP:PORT or loop" },
+	[COL_EXPORT_NQN] = { "EXPORT_NQN", V_TEXT, "the exporting subsystem's NQN" },
 };
 
-/* The table's columns; the last four only when some device reports them. */
+/*
+ * The table's columns; CACHE to BACKING only when some device reports
+ * them, EXPORT only when some device is exported.
+ */
 static const enum column table_default[] = {
 	COL_DEVICE, COL_NAME,  COL_SIZE,    COL_BLOCK, COL_PARTS,   COL_MEM_LIMIT,
-	COL_USED,   COL_CACHE, COL_PROFILE, COL_DIRTY, COL_BACKING,
+	COL_USED,   COL_CACHE, COL_PROFILE, COL_DIRTY, COL_BACKING, COL_EXPORT,
 };
 
 /* JSON's fields, in the order list --json has always written them. */
@@ -158,6 +166,8 @@ static const enum column json_default[] = {
 	COL_BANDWIDTH_MBPS,
 	COL_DIRTY_BYTES,
 	COL_POWER_CUTS,
+	COL_EXPORT,
+	COL_EXPORT_NQN,
 };
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -168,9 +178,10 @@ void print_columns_help(FILE *out)
 	for (size_t i = 0; i < NR_COLUMNS; i++)
 		fprintf(out, "    %-20s %s\n", columns[i].name, columns[i].help);
 	fprintf(out, "The table shows DEVICE to BACKING (CACHE to BACKING only when\n"
-		     "the module reports them); --json every column but BLOCK, PARTS,\n"
-		     "USED, CACHE and DIRTY, whose figures BLOCK_SIZE, MAX_PART,\n"
-		     "ALLOCATED_BYTES, CACHE_MODE and DIRTY_BYTES give.\n");
+		     "the module reports them) and EXPORT when a device is exported;\n"
+		     "--json every column but BLOCK, PARTS, USED, CACHE and DIRTY,\n"
+		     "whose figures BLOCK_SIZE, MAX_PART, ALLOCATED_BYTES, CACHE_MODE\n"
+		     "and DIRTY_BYTES give.\n");
 }
 
 int table_option(int opt, const char *arg, struct table_opts *o)
@@ -347,6 +358,10 @@ static const char *cell(const struct rdctl_device *d, enum column col, bool huma
 		return u64(d->has_dirty, d->dirty_bytes, buf, len);
 	case COL_POWER_CUTS:
 		return u64(d->has_power_cuts, d->power_cuts, buf, len);
+	case COL_EXPORT:
+		return *d->export ? d->export : NULL;
+	case COL_EXPORT_NQN:
+		return *d->export_nqn ? d->export_nqn : NULL;
 	case NR_COLUMNS:
 		break;
 	}
@@ -377,6 +392,7 @@ static size_t pick_columns(const struct rdctl_device *list, size_t count,
 			shown[COL_PROFILE] |= list[i].has_throttle;
 			shown[COL_DIRTY] |= list[i].has_dirty;
 			shown[COL_BACKING] |= list[i].has_backing;
+			shown[COL_EXPORT] |= list[i].export[0] != '\0';
 		}
 		for (size_t i = 0; i < ARRAY_LEN(table_default); i++) {
 			enum column c = table_default[i];
@@ -463,6 +479,8 @@ int cmd_list(int argc, char **argv)
 		return rc;
 	if (rd_list_all(&list, &count))
 		return report_errno(errno, "list: %s", configfs_root());
+	for (size_t i = 0; i < count; i++)
+		rd_load_export(&list[i]);
 	rc = print_devices(list, count, &o);
 	free(list);
 	return rc;

@@ -227,6 +227,22 @@ static const struct command commands[] = {
 	  "restore FILE DEV\n"
 	  "    Make DEV equal to the image FILE. The whole image is checked\n"
 	  "    first; a bad or mismatched one writes nothing.\n" },
+	{ "export", cmd_export,
+	  "export [--transport tcp] [--addr IP[:PORT]] [--nqn NQN] NAME|DEV\n"
+	  "export --transport loop [--nqn NQN] NAME|DEV\n"
+	  "    Serve the device over NVMe-oF through the kernel's NVMe target\n"
+	  "    (nvmet, loaded if need be) and print the subsystem's NQN. A\n"
+	  "    port already serving the address is shared.\n"
+	  "    -t, --transport T      tcp (default) or loop (this machine only)\n"
+	  "    -a, --addr IP[:PORT]   where tcp listens (default 127.0.0.1:4420;\n"
+	  "                           [IPV6]:PORT for IPv6)\n"
+	  "    -q, --nqn NQN          the subsystem's name (default\n"
+	  "                           nqn.2024-01.io.ramdisk:NAME)\n" },
+	{ "unexport", cmd_unexport,
+	  "unexport NAME|DEV...\n"
+	  "    Take away what export made: the subsystem, its links, and each\n"
+	  "    port export made that no other subsystem uses. Hosts still\n"
+	  "    connected lose the device.\n" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -242,17 +258,19 @@ static const char trailer[] = "DEV is ramdiskN or /dev/ramdiskN; NAME is a confi
 			      "    0  success\n"
 			      "    1  other error\n"
 			      "    2  bad usage or invalid value (bad size, block size, ...)\n"
-			      "    3  the ramdisk module is not loaded\n"
+			      "    3  the ramdisk module is not loaded (export: nvmet or its\n"
+			      "       transport cannot be loaded)\n"
 			      "    4  a configuration or checkpoint with that name already exists\n"
-			      "    5  the device is busy (open or mounted)\n"
+			      "    5  the device is busy (open or mounted, or exported)\n"
 			      "    6  permission denied (not root)\n"
 			      "    7  no such device, configuration or checkpoint\n"
 			      "    8  restore: the image is truncated or corrupted\n"
 			      "    9  restore: the image is of another size or block size\n"
 			      "    10  apply: a change would lose data (--force makes it)\n"
 			      "\n"
-			      "RAMDISKCTL_CONFIGFS and RAMDISKCTL_SYSFS, when set, replace\n"
-			      "/sys/kernel/config/ramdisk and /sys (for tests).\n"
+			      "RAMDISKCTL_CONFIGFS, RAMDISKCTL_SYSFS and RAMDISKCTL_NVMET, when\n"
+			      "set, replace /sys/kernel/config/ramdisk, /sys and\n"
+			      "/sys/kernel/config/nvmet (for tests).\n"
 			      "See ramdiskctl(8).\n";
 
 static const struct command *find_command(const char *name)

@@ -103,6 +103,14 @@ struct rdctl_device {
 	uint64_t nr_zones;
 	bool has_zone_conditions;
 	uint64_t zone_conditions[5];
+
+	/*
+	 * NVMe-oF exports of a powered device (rd_load_export() fills them):
+	 * where, "tcp 127.0.0.1:4420" or "loop", and the subsystems' NQNs,
+	 * comma-separated; "" when not exported.
+	 */
+	char export[192];
+	char export_nqn[256];
 };
 
 /* paths.c: where the module's files live (overridable for tests). */
@@ -222,3 +230,15 @@ int cmd_wlog(int argc, char **argv);
 int cmd_apply(int argc, char **argv);
 
 #endif /* RAMDISKCTL_H */
+int cmd_export(int argc, char **argv);
+int cmd_unexport(int argc, char **argv);
+
+/* export.c: what list, info and remove need to know of NVMe-oF exports. */
+/* Fill d's export fields from nvmet's configfs tree. */
+void rd_load_export(struct rdctl_device *d);
+/*
+ * RC_OK when d is not exported; else a message naming the subsystem and
+ * how to unexport it, and RC_BUSY (cmd names the command, arg the device
+ * as the user gave it).
+ */
+int refuse_exported(const char *cmd, const struct rdctl_device *d, const char *arg);

@@ -55,6 +55,9 @@ int remove_device(const char *arg)
 		      dev);
 		return RC_ERROR;
 	}
+	/* nvmet holds it open: say what to undo rather than "busy" */
+	if ((rc = refuse_exported("remove", &d, arg)))
+		return rc;
 
 	path_fmt(path, sizeof(path), "%s/%s/power", configfs_root(), d.name);
 	if (sysfs_read_line(path, power, sizeof(power)))
