@@ -26,6 +26,9 @@ static void child(char *const argv[], int out_fd)
 	if (out_fd >= 0 && out_fd != STDOUT_FILENO) {
 		dup2(out_fd, STDOUT_FILENO);
 		close(out_fd);
+	} else if (out_fd < 0) {
+		/* mkfs's chatter is not apply's output, which says what was done */
+		dup2(STDERR_FILENO, STDOUT_FILENO);
 	}
 	execvp(argv[0], argv);
 	warn("cannot run %s", argv[0]);

@@ -8,7 +8,8 @@
 /*
  * Run argv[0] (found in PATH) with argv, stdin from /dev/null; its stdout
  * goes to out (len bytes, NUL-terminated, trailing newline dropped) when
- * out is not NULL, else to ours; its stderr to ours. Returns its exit
+ * out is not NULL, else to our stderr (our stdout says what was done);
+ * its stderr to ours. Returns its exit
  * status, 128 + N for signal N, or -1 with a message when it could not be
  * started.
  */
