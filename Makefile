@@ -193,6 +193,7 @@ help:
 	@echo '  make bench-perf     ramdisk against brd, null_blk and memcpy: issue 10 ratios (KVERS=, REPS=)'
 	@echo '  make bench-pair     ramdisk against brd and null_blk in alternating bursts (KVERS=, REPS=)'
 	@echo '  make bench-zoned    a zoned ramdisk against zoned null_blk: 4 KiB writes and zone appends (KVERS=, REPS=)'
+	@echo '  make bench-nvmeof   a ramdisk locally and through NVMe/TCP on loopback, same fio jobs, one boot (KVERS=, REPS=)'
 	@echo '  make bench-crash    rdcrash against dm-log-writes + replay-log: crash states a minute (REPLAY_LOG=)'
 	@echo '  make stress         every reliability workload at once in one guest (DURATION=10m)'
 	@echo '  make build-rt       build against the 6.12 PREEMPT_RT headers'

@@ -49,6 +49,15 @@ bench-pair: userspace
 bench-zoned: userspace
 	@$(TOP)/scripts/bench/zoned --kernels '$(or $(filter-out 6.1,$(KVERS)),6.12 7)' $(if $(REPS),--reps $(REPS))
 
+# make bench-nvmeof [KVERS="6.1 6.12 7"] [REPS=3] [RUNTIME=3]
+#                   one ramdisk measured directly and through NVMe/TCP on
+#                   the guest's loopback (ramdiskctl export, nvme connect),
+#                   the same fio jobs in one boot: medians and the ratio
+.PHONY: bench-nvmeof
+bench-nvmeof:
+	@RD_BUILD='$(BUILD)' $(TOP)/scripts/bench/nvmeof --kernels '$(KVERS)' \
+		$(if $(REPS),--reps $(REPS)) $(if $(RUNTIME),--runtime $(RUNTIME))
+
 # make bench-crash REPLAY_LOG=PATH [KVER=7] [CRASH_ARGS="--populate 256 ..."]
 #                   crash states checked per minute, rdcrash against fstests'
 #                   way (dm-log-writes, then replay-log from the start to each
