@@ -40,4 +40,31 @@ all_commands "is configfs mounted"
 rmdir "$RD_TMP/sys/module/ramdisk"
 touch "$RAMDISKCTL_CONFIGFS"
 all_commands "ramdisk module is not loaded"
+rm "$RAMDISKCTL_CONFIGFS"
+
+# A kernel that loads only signed modules: the same one line says so and
+# where to go (issue 28); one that does not, not a word of signing.
+check_signing() {
+	local want=$1 err status=0
+	err=$("$ctl" list 2>&1 >/dev/null) || status=$?
+	assert_eq "$status" 3 "exit status of list ($2)"
+	assert_eq "$(printf '%s\n' "$err" | wc -l)" 1 "stderr lines of list ($2)"
+	if [ "$want" = hint ]; then
+		grep -qF "loads only signed modules: sign ramdisk.ko with make sign" <<<"$err" ||
+			fail "no signing hint with $2: $err"
+	elif grep -q sign <<<"$err"; then
+		fail "a signing hint with $2: $err"
+	fi
+}
+mkdir -p "$RD_TMP/sys/module/module/parameters" "$RD_TMP/sys/kernel/security"
+echo N >"$RD_TMP/sys/module/module/parameters/sig_enforce"
+echo '[none] integrity confidentiality' >"$RD_TMP/sys/kernel/security/lockdown"
+check_signing none "sig_enforce N, lockdown none"
+echo Y >"$RD_TMP/sys/module/module/parameters/sig_enforce"
+check_signing hint "module.sig_enforce=1"
+echo N >"$RD_TMP/sys/module/module/parameters/sig_enforce"
+echo 'none [integrity] confidentiality' >"$RD_TMP/sys/kernel/security/lockdown"
+check_signing hint "lockdown=integrity"
+echo 'none integrity [confidentiality]' >"$RD_TMP/sys/kernel/security/lockdown"
+check_signing hint "lockdown=confidentiality"
 echo "module-not-loaded reported by every command"

@@ -71,6 +71,10 @@ int require_module(void)
 		      "is configfs mounted (mount -t configfs none "
 		      "/sys/kernel/config)?",
 		      configfs_root());
+	else if (kernel_requires_signed_modules())
+		warnx("the ramdisk module is not loaded (%s is missing); "
+		      "load it with modprobe ramdisk; " SIGNED_MODULES_HINT,
+		      configfs_root());
 	else
 		warnx("the ramdisk module is not loaded (%s is missing); "
 		      "load it with modprobe ramdisk",

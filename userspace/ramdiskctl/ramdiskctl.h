@@ -123,6 +123,13 @@ int require_module(void);
 /* Whether the comma-separated configfs "features" list names attr. */
 bool module_supports(const char *attr);
 
+/* module_signing.c: module.sig_enforce or lockdown is in force. */
+bool kernel_requires_signed_modules(void);
+/* The way out when such a kernel refuses ramdisk.ko, for one error line. */
+#define SIGNED_MODULES_HINT                                             \
+	"this kernel loads only signed modules: sign ramdisk.ko with make " \
+	"sign and enrol the key (Documentation/install.md)"
+
 /* errors.c: one exit status per errno, and the matching message. */
 int rc_from_errno(int err);
 /* "prog: what: reason" for err, with advice for EACCES/EBUSY/ENOENT. */
@@ -227,9 +234,6 @@ int cmd_fault(int argc, char **argv);
 int cmd_checkpoint(int argc, char **argv);
 int cmd_rollback(int argc, char **argv);
 int cmd_wlog(int argc, char **argv);
-int cmd_apply(int argc, char **argv);
-
-#endif /* RAMDISKCTL_H */
 int cmd_export(int argc, char **argv);
 int cmd_unexport(int argc, char **argv);
 
@@ -242,3 +246,6 @@ void rd_load_export(struct rdctl_device *d);
  * as the user gave it).
  */
 int refuse_exported(const char *cmd, const struct rdctl_device *d, const char *arg);
+int cmd_apply(int argc, char **argv);
+
+#endif /* RAMDISKCTL_H */
