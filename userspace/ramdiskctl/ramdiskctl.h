@@ -126,7 +126,7 @@ bool module_supports(const char *attr);
 /* module_signing.c: module.sig_enforce or lockdown is in force. */
 bool kernel_requires_signed_modules(void);
 /* The way out when such a kernel refuses ramdisk.ko, for one error line. */
-#define SIGNED_MODULES_HINT                                             \
+#define SIGNED_MODULES_HINT                                                 \
 	"this kernel loads only signed modules: sign ramdisk.ko with make " \
 	"sign and enrol the key (Documentation/install.md)"
 
