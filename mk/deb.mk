@@ -5,13 +5,17 @@
 #                       ramdisk-tools (ramdiskctl, rdbench, rdcrash, man
 #                       pages, fio jobs), from debian/, into build/deb/;
 #                       then lintian on them (warnings fail too)
+# make check-deb        make deb, then tests/vm/540-deb-install.sh on the
+#                       first of KVERS: both packages installed in a guest
+#                       (DKMS builds the module), used, purged; about 15
+#                       minutes under TCG, so not part of make check
 #
 # The package is built from a copy of the files git knows (new ones
 # included) in build/deb/src, so dpkg-buildpackage never writes into the
 # checkout and the checkout's build/ (gigabytes of kernels) is not copied.
 # Needs debhelper, dh-dkms, dpkg-dev, fakeroot and lintian (make deps).
 
-.PHONY: deb
+.PHONY: deb check-deb
 
 DEB_DIR := $(BUILD)/deb
 
@@ -32,3 +36,6 @@ deb:
 	lintian --fail-on error,warning \
 		$(DEB_DIR)/ramdisk_$(RD_VERSION)_*.changes
 	@ls $(DEB_DIR)/*.deb
+
+check-deb: deb
+	@KVERS='$(firstword $(KVERS))' $(TOP)/tests/check --only vm --tests 540-deb
