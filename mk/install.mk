@@ -83,10 +83,10 @@ modules_install: $(if $(filter 1,$(NO_BUILD)),,module)
 		$(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) modules_install && \
 	$(if $(DESTDIR),true,depmod -a $$kver)
 
-# Only what `make module` needs: DKMS copies the whole folder it is given,
-# and build/ may hold gigabytes.
-DKMS_FILES := Makefile Kbuild dkms.conf mk/install.mk module include scripts/build-module \
-	scripts/kernel scripts/chroot-make tests/vm/selftest
+# Only what `make module` and `make modules_install` (which signs) need:
+# DKMS copies the whole folder it is given, and build/ may hold gigabytes.
+DKMS_FILES := Makefile Kbuild dkms.conf mk/install.mk mk/sign.mk module include scripts/build-module \
+	scripts/sign-module scripts/kernel scripts/chroot-make tests/vm/selftest
 DKMS_SRC ?= /usr/src/ramdisk-$(RD_VERSION)
 
 # The files as they are in the working tree, new ones included, as `make
