@@ -203,7 +203,7 @@ help:
 	@echo '  make install        install the tools and man pages (PREFIX, DESTDIR); uninstall'
 	@echo '  make modules_install  install ramdisk.ko through kbuild; dkms-source for dkms add'
 	@echo '  make deb            Debian packages ramdisk-dkms and ramdisk-tools into build/deb/, lintian-checked'
-	@echo '  make check-deb      make deb, then install, use and purge both in a guest (about 15 min); not part of make check'
+	@echo '  make check-deb      make deb, then install, use and purge both in a guest (6-10 min); not part of make check'
 	@echo '  make skeleton       regenerate the lab 6 skeleton; lab-solution builds its solution'
 	@echo '  make format         clang-format every C file in place'
 	@echo '  make clean          remove build/'

@@ -7,7 +7,7 @@
 #                       then lintian on them (warnings fail too)
 # make check-deb        make deb, then tests/vm/540-deb-install.sh on the
 #                       first of KVERS: both packages installed in a guest
-#                       (DKMS builds the module), used, purged; about 15
+#                       (DKMS builds the module), used, purged; 6 to 10
 #                       minutes under TCG, so not part of make check
 #
 # The package is built from a copy of the files git knows (new ones
