@@ -20,7 +20,9 @@
 DEB_DIR := $(BUILD)/deb
 
 # The files of the working tree git knows or would add (a deleted file is
-# listed twice, and dropped); no dbgsym package, only the two.
+# listed twice, and dropped); no dbgsym package, only the two. The source
+# package (.dsc, .tar.xz) is built too, so that lintian checks debian/
+# itself as well as the two .debs.
 
 deb:
 	@v=$$(dpkg-parsechangelog -l $(TOP)/debian/changelog -S Version) || exit 1; \
@@ -31,10 +33,10 @@ deb:
 		git ls-files -z --deleted; } | sort -z | uniq -zu | \
 		xargs -0 cp -P --parents -t $(DEB_DIR)/src
 	cd $(DEB_DIR)/src && DEB_BUILD_OPTIONS="parallel=$$(nproc) noautodbgsym $$DEB_BUILD_OPTIONS" \
-		dpkg-buildpackage -us -uc -b
+		dpkg-buildpackage -us -uc
 	rm -rf $(DEB_DIR)/src
 	lintian --fail-on error,warning \
-		$(DEB_DIR)/ramdisk_$(RD_VERSION)_*.changes
+		$(DEB_DIR)/ramdisk_$(RD_VERSION)_$$(dpkg --print-architecture).changes
 	@ls $(DEB_DIR)/*.deb
 
 check-deb: deb
