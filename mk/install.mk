@@ -86,7 +86,7 @@ modules_install: $(if $(filter 1,$(NO_BUILD)),,module)
 # Only what `make module` and `make modules_install` (which signs) need:
 # DKMS copies the whole folder it is given, and build/ may hold gigabytes.
 DKMS_FILES := Makefile Kbuild dkms.conf mk/install.mk mk/sign.mk module include scripts/build-module \
-	scripts/sign-module scripts/kernel scripts/chroot-make tests/vm/selftest
+	scripts/sign-module scripts/kernel scripts/chroot-make
 DKMS_SRC ?= /usr/src/ramdisk-$(RD_VERSION)
 
 # The files as they are in the working tree, new ones included, as `make
