@@ -7,8 +7,8 @@
 #                       then lintian on them (warnings fail too)
 # make check-deb        make deb, then tests/vm/540-deb-install.sh on the
 #                       first of KVERS: both packages installed in a guest
-#                       (DKMS builds the module), used, purged; 6 to 10
-#                       minutes under TCG, so not part of make check
+#                       (DKMS builds the module), used, purged; about 5
+#                       minutes under TCG (make check runs it too)
 #
 # The package is built from a copy of the files git knows (new ones
 # included) in build/deb/src, so dpkg-buildpackage never writes into the
