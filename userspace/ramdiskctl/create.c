@@ -672,10 +672,11 @@ static void undo_create(const char *name, bool tried_power)
 }
 
 /*
- * The usual terminating signals wait until the device is made or undone:
- * even Ctrl-C cannot strand a half-made configuration.
+ * The usual terminating signals wait until a change to configfs is made or
+ * undone: even Ctrl-C cannot strand a half-made device, subsystem or port.
+ * create and export both hold them.
  */
-static void hold_signals(sigset_t *old)
+void hold_signals(sigset_t *old)
 {
 	sigset_t held;
 

@@ -37,22 +37,6 @@
 /* a device served by more subsystems than this is listed by these */
 #define MAX_EXPORTS 8
 
-/*
- * The usual terminating signals wait until the export is made or undone:
- * Ctrl-C cannot strand a half-made subsystem or port.
- */
-static void hold_signals(sigset_t *old)
-{
-	sigset_t held;
-
-	sigemptyset(&held);
-	sigaddset(&held, SIGINT);
-	sigaddset(&held, SIGTERM);
-	sigaddset(&held, SIGHUP);
-	sigaddset(&held, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &held, old);
-}
-
 /* "IP", "IP:PORT", "[IPV6]" or "[IPV6]:PORT" into a tcp address. */
 static int parse_addr(const char *arg, struct nvmet_addr *a)
 {

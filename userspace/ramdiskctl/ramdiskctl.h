@@ -6,6 +6,7 @@
 #ifndef RAMDISKCTL_H
 #define RAMDISKCTL_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -122,6 +123,9 @@ void path_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format
 int require_module(void);
 /* Whether the comma-separated configfs "features" list names attr. */
 bool module_supports(const char *attr);
+
+/* create.c: block SIGINT, SIGTERM, SIGHUP, SIGQUIT; old gets the mask. */
+void hold_signals(sigset_t *old);
 
 /* module_signing.c: module.sig_enforce or lockdown is in force. */
 bool kernel_requires_signed_modules(void);
