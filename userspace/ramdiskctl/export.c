@@ -395,26 +395,5 @@ out:
 
 int cmd_unexport(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt, rc, first_rc = RC_OK;
-
-	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		if (opt == 'h')
-			return command_help("unexport");
-		return option_error("unexport", argv, opt);
-	}
-	if (optind == argc)
-		return usage_error("unexport", "which device? give NAME or DEV");
-	if ((rc = require_module()))
-		return rc;
-	/* Try every argument; report the first failure's status. */
-	for (int i = optind; i < argc; i++) {
-		rc = unexport_device(argv[i]);
-		if (rc && !first_rc)
-			first_rc = rc;
-	}
-	return first_rc;
+	return run_per_device("unexport", argc, argv, unexport_device);
 }

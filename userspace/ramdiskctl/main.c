@@ -366,6 +366,32 @@ int option_error(const char *cmd, char **argv, int opt)
 	return usage_error(cmd, "unknown option %s", word);
 }
 
+int run_per_device(const char *cmd, int argc, char **argv, int (*fn)(const char *arg))
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt, rc, first_rc = RC_OK;
+
+	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		if (opt == 'h')
+			return command_help(cmd);
+		return option_error(cmd, argv, opt);
+	}
+	if (optind == argc)
+		return usage_error(cmd, "which device? give NAME or DEV");
+	if ((rc = require_module()))
+		return rc;
+	/* Try every argument; report the first failure's status. */
+	for (int i = optind; i < argc; i++) {
+		rc = fn(argv[i]);
+		if (rc && !first_rc)
+			first_rc = rc;
+	}
+	return first_rc;
+}
+
 /* A full disk or closed pipe must not pass for success. */
 static int finish(int rc)
 {

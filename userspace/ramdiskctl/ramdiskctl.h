@@ -167,6 +167,12 @@ int command_help(const char *cmd);
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Report what getopt_long() returned '?' or ':' for; returns RC_USAGE. */
 int option_error(const char *cmd, char **argv, int opt);
+/*
+ * A command whose only words are devices (remove, unexport): --help,
+ * "which device?", the module, then fn for each NAME|DEV in turn; the
+ * first failure's status.
+ */
+int run_per_device(const char *cmd, int argc, char **argv, int (*fn)(const char *arg));
 
 /*
  * list.c: devices as a table or JSON (list, and info's --json and table

@@ -89,26 +89,5 @@ int remove_device(const char *arg)
 
 int cmd_remove(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt, rc, first_rc = RC_OK;
-
-	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		if (opt == 'h')
-			return command_help("remove");
-		return option_error("remove", argv, opt);
-	}
-	if (optind == argc)
-		return usage_error("remove", "which device? give NAME or DEV");
-	if ((rc = require_module()))
-		return rc;
-	/* Try every argument; report the first failure's status. */
-	for (int i = optind; i < argc; i++) {
-		rc = remove_device(argv[i]);
-		if (rc && !first_rc)
-			first_rc = rc;
-	}
-	return first_rc;
+	return run_per_device("remove", argc, argv, remove_device);
 }
