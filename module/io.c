@@ -311,13 +311,15 @@ static blk_status_t rd_dispatch_zoned(struct rd_device *rd, struct rd_store *sto
  * from a context that may.
  *
  * A power cut holds power_sem exclusively, so each bio runs wholly before
- * or wholly after it. A bio submitted before a cut that could only run
- * after it was interrupted by the cut: it fails, as a disk never
- * acknowledges a command that power loss cut short.
+ * or wholly after it. A bio submitted before a cut (power_gen, read by
+ * the caller at submission) that could only run after it was interrupted
+ * by the cut: it fails, as a disk never acknowledges a command that power
+ * loss cut short. The throttle fails a delayed completion for the same
+ * reason, with the same power_gen.
  */
-static blk_status_t rd_submit_bio_cached(struct rd_device *rd, struct bio *bio)
+static blk_status_t rd_submit_bio_cached(struct rd_device *rd, struct bio *bio,
+					 unsigned long power_gen)
 {
-	unsigned long power_gen = READ_ONCE(rd->power_gen);
 	blk_status_t status;
 
 	down_read(&rd->power_sem);
@@ -393,6 +395,7 @@ static __always_inline bool rd_submit_needs_layers(const struct rd_device *rd)
  */
 static noinline void rd_submit_bio_layered(struct rd_device *rd, struct bio *bio)
 {
+	unsigned long power_gen = READ_ONCE(rd->power_gen);
 	bool logged = READ_ONCE(rd->wlog_rec);
 	struct rd_wlog_bio wb;
 	u64 late_ns = 0;
@@ -409,7 +412,7 @@ static noinline void rd_submit_bio_layered(struct rd_device *rd, struct bio *bio
 	if (rd_fault_sched_active(rd) && rd_fault_sched_fails(rd, bio, &late_ns))
 		goto end;
 	if (rd->cache)
-		bio->bi_status = rd_submit_bio_cached(rd, bio);
+		bio->bi_status = rd_submit_bio_cached(rd, bio, power_gen);
 	else if (rd->zones)
 		bio->bi_status = rd_dispatch_zoned(rd, rd->store, bio);
 	else
@@ -421,9 +424,9 @@ end:
 	if (rd_fault_timed_out(bio))
 		late_ns = max_t(u64, late_ns, RD_FAULT_TIMEOUT_MS * NSEC_PER_MSEC);
 	if (late_ns)
-		rd_throttle_end_bio_late(rd->throttle, bio, late_ns);
+		rd_throttle_end_bio_late(rd, bio, late_ns, power_gen);
 	else if (READ_ONCE(rd->throttled))
-		rd_throttle_end_bio(rd->throttle, bio);
+		rd_throttle_end_bio(rd, bio, power_gen);
 	else
 		bio_endio(bio);
 }
@@ -431,6 +434,8 @@ end:
 void rd_submit_bio(struct bio *bio)
 {
 	struct rd_device *rd = bio->bi_bdev->bd_disk->private_data;
+	/* only a device with a cache is ever cut: the others stay at 0 */
+	unsigned long power_gen = 0;
 
 	if (unlikely(rd_submit_needs_layers(rd))) {
 		rd_submit_bio_layered(rd, bio);
@@ -443,11 +448,12 @@ void rd_submit_bio(struct bio *bio)
 			bio_wouldblock_error(bio);
 			return;
 		}
-		bio->bi_status = rd_submit_bio_cached(rd, bio);
+		power_gen = READ_ONCE(rd->power_gen);
+		bio->bi_status = rd_submit_bio_cached(rd, bio, power_gen);
 	}
 	/* completion comes after power_sem is released: end_io may submit again */
 	if (unlikely(READ_ONCE(rd->throttled)))
-		rd_throttle_end_bio(rd->throttle, bio);
+		rd_throttle_end_bio(rd, bio, power_gen);
 	else
 		bio_endio(bio);
 }

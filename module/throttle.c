@@ -14,6 +14,7 @@
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
+#include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -39,14 +40,27 @@ struct rd_throttle {
 struct rd_delayed_bio {
 	struct hrtimer timer;
 	struct bio *bio;
-	struct rd_throttle *throttle;
+	struct rd_device *rd;
+	/* the device's power_gen when the bio was submitted */
+	unsigned long power_gen;
 };
 
+/*
+ * A power cut since the bio was submitted came before its completion: a
+ * disk that loses power never acknowledges a command it had not answered
+ * yet, and the cut may have dropped the data of this very write. The
+ * device outlives its delayed bios (rd_throttle_destroy()).
+ */
 static enum hrtimer_restart rd_delayed_bio_end(struct hrtimer *timer)
 {
 	struct rd_delayed_bio *d = container_of(timer, struct rd_delayed_bio, timer);
-	struct rd_throttle *t = d->throttle;
+	struct rd_device *rd = d->rd;
+	struct rd_throttle *t = rd->throttle;
 
+	if (!d->bio->bi_status && READ_ONCE(rd->power_gen) != d->power_gen) {
+		this_cpu_inc(rd->stats->cut_errors);
+		d->bio->bi_status = BLK_STS_IOERR;
+	}
 	bio_endio(d->bio);
 	kfree(d);
 	if (atomic_dec_and_test(&t->in_flight))
@@ -77,9 +91,14 @@ static u64 rd_bio_latency_ns(const struct rd_throttle *t, const struct bio *bio)
 	return ns;
 }
 
-/* Ends bio at end (ktime_get_ns() time), or now when end is not later than now. */
-static void rd_throttle_end_at(struct rd_throttle *t, struct bio *bio, u64 now, u64 end)
+/*
+ * Ends bio at end (ktime_get_ns() time), or now when end is not later than
+ * now; failed then if a power cut came after power_gen.
+ */
+static void rd_throttle_end_at(struct rd_device *rd, struct bio *bio, unsigned long power_gen,
+			       u64 now, u64 end)
 {
+	struct rd_throttle *t = rd->throttle;
 	struct rd_delayed_bio *d;
 
 	if (end <= now)
@@ -89,7 +108,8 @@ static void rd_throttle_end_at(struct rd_throttle *t, struct bio *bio, u64 now, 
 	if (!d)
 		goto out_end_now;
 	d->bio = bio;
-	d->throttle = t;
+	d->rd = rd;
+	d->power_gen = power_gen;
 	atomic_inc(&t->in_flight);
 	WRITE_ONCE(t->ever_delayed, true);
 	rd_compat_hrtimer_setup(&d->timer, rd_delayed_bio_end, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
@@ -100,8 +120,9 @@ out_end_now:
 	bio_endio(bio);
 }
 
-void rd_throttle_end_bio(struct rd_throttle *t, struct bio *bio)
+void rd_throttle_end_bio(struct rd_device *rd, struct bio *bio, unsigned long power_gen)
 {
+	struct rd_throttle *t = rd->throttle;
 	unsigned int mbps = READ_ONCE(t->bandwidth_mbps);
 	u64 now = ktime_get_ns();
 	u64 end = now + rd_bio_latency_ns(t, bio);
@@ -117,18 +138,19 @@ void rd_throttle_end_bio(struct rd_throttle *t, struct bio *bio)
 		spin_unlock(&t->lock);
 		end = max(end, done);
 	}
-	rd_throttle_end_at(t, bio, now, end);
+	rd_throttle_end_at(rd, bio, power_gen, now, end);
 }
 
 /*
  * A bad block's timeout: the bio waits as a command the disk never
  * answered, then ends with the status it already has.
  */
-void rd_throttle_end_bio_late(struct rd_throttle *t, struct bio *bio, u64 delay_ns)
+void rd_throttle_end_bio_late(struct rd_device *rd, struct bio *bio, u64 delay_ns,
+			      unsigned long power_gen)
 {
 	u64 now = ktime_get_ns();
 
-	rd_throttle_end_at(t, bio, now, now + delay_ns);
+	rd_throttle_end_at(rd, bio, power_gen, now, now + delay_ns);
 }
 
 bool rd_throttle_set(struct rd_throttle *t, const struct rd_config *cfg)

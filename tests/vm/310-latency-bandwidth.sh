@@ -76,6 +76,43 @@ echo "fsync with a 200 ms flush latency took $took ms"
 [ "$took" -ge 200 ] || fail "fsync took $took ms with a 200 ms flush latency"
 echo 0 >"$cfg/slow/flush_latency_ns"
 
+# A power cut while a write's completion waits (its latency, or a fault
+# rule's delay_us): the cut dropped its data from the cache, so the write
+# must fail, counted in cut_errors, rather than succeed after the cut. Its
+# sectors then read as before it (zeros: the device is new).
+# cut_while_delayed WHAT: one 4 KiB direct write, cut once the device has
+# served it and before its 2 s delay ends
+sysdev=${dev#/dev/}
+cut_while_delayed() {
+	local writes cuts pid i n
+	read -r writes _ <<<"$(sysfs_stat "$sysdev" writes)"
+	cuts=$(sysfs_stat "$sysdev" cut_errors)
+	head -c 4096 /dev/zero | tr '\0' 'D' >"$RD_TMP/D4k"
+	dd if="$RD_TMP/D4k" of="$dev" bs=4k seek=3 oflag=direct conv=notrunc status=none \
+		2>"$RD_TMP/dd.err" &
+	pid=$!
+	for ((i = 0; i < 100; i++)); do
+		read -r n _ <<<"$(sysfs_stat "$sysdev" writes)"
+		[ "$n" -gt "$writes" ] && break
+		sleep 0.01
+	done
+	[ "$i" -lt 100 ] || fail "$1: the write was not served within a second"
+	echo 1 >"$cfg/slow/power_cut"
+	if wait "$pid"; then
+		fail "$1: a write whose data a power cut dropped before it completed succeeded"
+	fi
+	echo "$1: the write failed after the cut: $(cat "$RD_TMP/dd.err")"
+	assert_eq "$(sysfs_stat "$sysdev" cut_errors)" $((cuts + 1)) "$1: cut_errors"
+	cmp -s -n 4096 <(dd if="$dev" bs=4k skip=3 count=1 iflag=direct status=none) /dev/zero ||
+		fail "$1: the dropped write's sectors do not read as zeros"
+}
+echo 2000000000 >"$cfg/slow/write_latency_ns"
+cut_while_delayed "write latency"
+echo 0 >"$cfg/slow/write_latency_ns"
+echo "+write every=1 delay_us=2000000" >"$cfg/slow/fault_schedule"
+cut_while_delayed "fault rule delay_us"
+echo clear >"$cfg/slow/fault_schedule"
+
 # Bandwidth: 20 MB/s, or a third of what the device does unthrottled when
 # that is less, so that the limit and not the machine sets the rate (the
 # debug kernel on a loaded host wrote through the cache at 10.7 MB/s under
