@@ -275,8 +275,18 @@ static __always_inline blk_status_t rd_dispatch(struct rd_device *rd, struct rd_
  * zone rules, and the zone management commands change the zones. Reads
  * need no rule: a zone reads zeros past its write pointer because nothing
  * was left there.
+ *
+ * A bio a fault rule drops (drop) reaches no store, but a write still
+ * meets the zone rules and moves the write pointer: what a disk that
+ * acknowledged a write and lost its data shows, the pointer past the
+ * write and zeros under it. The block layer's zone write plug has moved
+ * its copy of the pointer when the write succeeded, so a pointer left
+ * behind would fail every later write to the zone, a fault no disk has.
+ * A write the zone refuses fails as it would undropped: a disk checks a
+ * command before it loses its data.
  */
-static blk_status_t rd_dispatch_zoned(struct rd_device *rd, struct rd_store *store, struct bio *bio)
+static blk_status_t rd_dispatch_zoned(struct rd_device *rd, struct rd_store *store, struct bio *bio,
+				      bool drop)
 {
 	struct rd_zone *zone;
 	blk_status_t status;
@@ -287,7 +297,8 @@ static blk_status_t rd_dispatch_zoned(struct rd_device *rd, struct rd_store *sto
 		status = rd_zone_write_begin(rd->zones, bio, &zone);
 		if (status)
 			return status;
-		status = rd_dispatch(rd, store, bio);
+		if (!drop)
+			status = rd_dispatch(rd, store, bio);
 		rd_zone_write_end(rd->zones, zone, store, bio, status);
 		return status;
 	case REQ_OP_ZONE_RESET:
@@ -301,7 +312,7 @@ static blk_status_t rd_dispatch_zoned(struct rd_device *rd, struct rd_store *sto
 		 * Zone appends among them: the block layer emulates them with
 		 * writes at the write pointer (compat.h), so none comes here
 		 */
-		return rd_dispatch(rd, store, bio);
+		return drop ? BLK_STS_OK : rd_dispatch(rd, store, bio);
 	}
 }
 
@@ -318,7 +329,7 @@ static blk_status_t rd_dispatch_zoned(struct rd_device *rd, struct rd_store *sto
  * reason, with the same power_gen.
  */
 static blk_status_t rd_submit_bio_cached(struct rd_device *rd, struct bio *bio,
-					 unsigned long power_gen)
+					 unsigned long power_gen, bool drop)
 {
 	blk_status_t status;
 
@@ -327,7 +338,7 @@ static blk_status_t rd_submit_bio_cached(struct rd_device *rd, struct bio *bio,
 		this_cpu_inc(rd->stats->cut_errors);
 		status = BLK_STS_IOERR;
 	} else if (unlikely(rd->zones)) {
-		status = rd_dispatch_zoned(rd, rd_cache_store(rd->cache), bio);
+		status = rd_dispatch_zoned(rd, rd_cache_store(rd->cache), bio, drop);
 	} else {
 		status = rd_dispatch(rd, rd_cache_store(rd->cache), bio);
 	}
@@ -339,9 +350,11 @@ static blk_status_t rd_submit_bio_cached(struct rd_device *rd, struct bio *bio,
  * The fault schedule, above the bad blocks (see fault_schedule.c): out of
  * line, and reached only while some device has a rule. Fails the bio or
  * drops it (true: it is not to be served), or leaves it to be served, in
- * *late_ns how late it is to end.
+ * *late_ns how late it is to end. A zoned device's dropped bio goes on to
+ * the zone rules with *drop set (rd_dispatch_zoned()).
  */
-static noinline bool rd_fault_sched_fails(struct rd_device *rd, struct bio *bio, u64 *late_ns)
+static noinline bool rd_fault_sched_fails(struct rd_device *rd, struct bio *bio, u64 *late_ns,
+					  bool *drop)
 {
 	struct rd_fault_verdict v;
 
@@ -354,7 +367,8 @@ static noinline bool rd_fault_sched_fails(struct rd_device *rd, struct bio *bio,
 	}
 	if (v.drop) {
 		this_cpu_inc(rd->stats->fault_drops);
-		return true;
+		*drop = true;
+		return !rd->zones;
 	}
 	this_cpu_inc(rd->stats->fault_delays);
 	*late_ns = v.delay_ns;
@@ -398,6 +412,7 @@ static noinline void rd_submit_bio_layered(struct rd_device *rd, struct bio *bio
 	unsigned long power_gen = READ_ONCE(rd->power_gen);
 	bool logged = READ_ONCE(rd->wlog_rec);
 	struct rd_wlog_bio wb;
+	bool drop = false;
 	u64 late_ns = 0;
 
 	if (rd->cache && (bio->bi_opf & REQ_NOWAIT)) {
@@ -409,12 +424,12 @@ static noinline void rd_submit_bio_layered(struct rd_device *rd, struct bio *bio
 		bio_wouldblock_error(bio);
 		return;
 	}
-	if (rd_fault_sched_active(rd) && rd_fault_sched_fails(rd, bio, &late_ns))
+	if (rd_fault_sched_active(rd) && rd_fault_sched_fails(rd, bio, &late_ns, &drop))
 		goto end;
 	if (rd->cache)
-		bio->bi_status = rd_submit_bio_cached(rd, bio, power_gen);
+		bio->bi_status = rd_submit_bio_cached(rd, bio, power_gen, drop);
 	else if (rd->zones)
-		bio->bi_status = rd_dispatch_zoned(rd, rd->store, bio);
+		bio->bi_status = rd_dispatch_zoned(rd, rd->store, bio, drop);
 	else
 		bio->bi_status = rd_dispatch(rd, rd->store, bio);
 end:
@@ -449,7 +464,7 @@ void rd_submit_bio(struct bio *bio)
 			return;
 		}
 		power_gen = READ_ONCE(rd->power_gen);
-		bio->bi_status = rd_submit_bio_cached(rd, bio, power_gen);
+		bio->bi_status = rd_submit_bio_cached(rd, bio, power_gen, false);
 	}
 	/* completion comes after power_sem is released: end_io may submit again */
 	if (unlikely(READ_ONCE(rd->throttled)))

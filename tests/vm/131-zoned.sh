@@ -215,6 +215,27 @@ blkzone reset "$dev" || fail "reset of every zone"
 assert_eq "$(sysfs_stat "$rd" zone_conditions)" "14 0 0 0 0" "zone_conditions after resetting all"
 assert_eq "$(sysfs_stat "$rd" allocated_pages)" "$conv_pages" "pages left, the conventional zones' own"
 
+# --- a dropped write (a fault rule's drop) moves the write pointer past
+# it, as on a disk that acknowledged the write and lost its data: its
+# sectors read as zeros, and the next write at the pointer, which the
+# block layer's zone write plug has moved too, succeeds. Write-zeroes
+# (a discard rule's drop) the same.
+drops=$(sysfs_stat "$rd" fault_drops)
+echo "+write every=1 drop" >"$RD_CONFIGFS/zd/fault_schedule"
+bwrite $z2 8 || fail "dropped writes at zone 2's write pointer"
+echo clear >"$RD_CONFIGFS/zd/fault_schedule"
+assert_eq "$(sysfs_stat "$rd" fault_drops)" $((drops + 8)) "fault_drops after 8 dropped writes of 1 KiB"
+assert_eq "$(zone 2 | cut -d' ' -f2-3)" "2(oi) $((z2 + 16))" "zone 2 after a dropped write"
+cmp -n 8192 <(dd if="$dev" bs=4K skip=$((z2 / 8)) count=2 iflag=direct status=none) /dev/zero ||
+	fail "a dropped write's sectors are not zeros"
+e=$(bwrite $((z2 + 16)) 4) || fail "the write after a dropped one, at the write pointer: $e"
+echo "+discard every=1 drop" >"$RD_CONFIGFS/zd/fault_schedule"
+blkdiscard -z -o $(((z2 + 24) * 512)) -l 4096 "$dev" || fail "a dropped write-zeroes"
+echo clear >"$RD_CONFIGFS/zd/fault_schedule"
+assert_eq "$(zone 2 | cut -d' ' -f3)" $((z2 + 32)) "zone 2 after a dropped write-zeroes"
+e=$(bwrite $((z2 + 32)) 4) || fail "the write after a dropped write-zeroes: $e"
+blkzone reset -o $z2 -c 1 "$dev" || fail "reset of zone 2 after the drops"
+
 # --- a zoned device takes no checkpoints
 run_cmd 1 bash -c "echo +base >$RD_CONFIGFS/zd/checkpoints"
 kernel_log | grep -q "zd: a zoned device takes no checkpoints" || fail "no log line for the checkpoint"
