@@ -15,10 +15,11 @@
  * (rd_shared_pages_in_use off) every page has one holder and the write
  * path never looks.
  *
- * page->private also says when a page has left the device's index while
- * checkpoints still hold it (RD_PAGE_LEFT_INDEX): a writer that looked the
- * page up just before another writer's copy took its place must not take
- * it for a page of the device's own, though only one holder is left.
+ * page->private also says when a page has left a device's index
+ * (RD_PAGE_LEFT_INDEX): a writer that looked the page up just before
+ * another writer's copy took its place must not take it for a page of the
+ * device's own, though only one holder, or none, is left. The mark stays
+ * until the page is freed. rd_page_in_place() states the whole rule.
  *
  * A clone is a store of another device whose index starts as a copy of a
  * checkpoint's. Its device index is one more holder of those pages, which
@@ -45,6 +46,7 @@
 #include "page_index.h"
 #include "spare_pages.h"
 #include "store.h"
+#include "test_hooks.h"
 
 atomic_long_t rd_store_total_pages = ATOMIC_LONG_INIT(0);
 
@@ -58,7 +60,12 @@ static DEFINE_STATIC_KEY_FALSE(rd_shared_pages_in_use);
  */
 static DEFINE_SPINLOCK(rd_share_lock);
 
-/* In page->private above the count: the device's index let go, checkpoints hold it. */
+/*
+ * In page->private above the count: a device's live index let go of the
+ * page while a writer of that device may still have it in hand. Kept
+ * until the page is freed, or until the checkpoint drop that knows no
+ * such writer can be left (rd_pages_checkpoint_free()).
+ */
 #define RD_PAGE_LEFT_INDEX BIT(BITS_PER_LONG - 1)
 
 struct rd_page_store {
@@ -103,15 +110,28 @@ static void rd_pages_uncharge(struct rd_page_store *ps, long nr)
 }
 
 /*
- * Whether a write must copy the page first, or look again. The answer
- * holds while the writer's bio runs: the count of a page in the device's
- * index changes only while the queue is frozen (checkpoint.c) or when
- * another write's copy takes the page's place, which marks it as having
- * left the index.
+ * Whether a writer that found the page in its device's index, under
+ * rcu_read_lock(), may write into it in place. The rule: only when
+ * page->private is 0, that is no index but the device's holds the page
+ * and no live index has let go of it since it was allocated. Otherwise the
+ * writer copies the page (rd_pages_unshare()) and looks again.
+ *
+ * The answer holds while the writer's bio runs, because page->private
+ * becomes non-zero only while the device's queue is frozen (a checkpoint
+ * or a rollback: no writer is between lookup and copy) or while another
+ * holder exists (a clone made of a checkpoint, which holds the page
+ * already), and a page leaves a live index in a writer's hands only
+ * through a copy, which marks it RD_PAGE_LEFT_INDEX before anyone may free
+ * it. Nobody clears that mark while a writer may still have the page in
+ * hand: not the last holder (the page keeps its mark until the RCU
+ * callback frees it), not a checkpoint drop unless it knows that no such
+ * writer can exist. So a writer that looked a page up before a copy took
+ * its place sees it as shared however late it looks, and writes into the
+ * copy instead: no write goes into a page on its way to be freed.
  */
-static __always_inline bool rd_page_shared(struct page *page)
+static __always_inline bool rd_page_in_place(struct page *page)
 {
-	return static_branch_unlikely(&rd_shared_pages_in_use) && READ_ONCE(page->private);
+	return !static_branch_unlikely(&rd_shared_pages_in_use) || !READ_ONCE(page->private);
 }
 
 /* The indexes that hold the page beside the first. */
@@ -121,23 +141,27 @@ static unsigned long rd_page_holders(struct page *page)
 }
 
 /*
- * One more index holds the page: a checkpoint of the device's index, or
- * the device's new index at a rollback. Either way the page is, or is
- * about to be, in the device's index.
+ * One more index holds the page: a checkpoint of the device's index, the
+ * device's new index at a rollback, or a clone's. A mark the page has
+ * stays: a writer of another index may still have it in hand.
  */
 static void rd_page_hold(struct page *page)
 {
 	spin_lock(&rd_share_lock);
-	set_page_private(page, rd_page_holders(page) + 1);
+	set_page_private(page, page_private(page) + 1);
 	spin_unlock(&rd_share_lock);
 }
 
 /*
- * One index lets go of the page; true when it was the last holder. When
- * the device's index lets go of a page others hold, the page is marked
- * as having left it.
+ * One index lets go of the page; true when it was the last holder, which
+ * frees it. A live index (one a device's writers use) that lets go of the
+ * page marks it as having left, which the page then keeps, even after
+ * its last holder let go: a writer that found it in that index may still
+ * look at it until a grace period has passed, and a page with private 0
+ * would be one it may write in place (rd_page_in_place()). The free
+ * clears page->private.
  */
-static bool rd_page_let_go(struct page *page, bool device_index)
+static bool rd_page_let_go(struct page *page, bool live_index)
 {
 	unsigned long holders, left;
 	bool last = true;
@@ -146,12 +170,14 @@ static bool rd_page_let_go(struct page *page, bool device_index)
 		return true;
 	spin_lock(&rd_share_lock);
 	holders = rd_page_holders(page);
+	left = page_private(page) & RD_PAGE_LEFT_INDEX;
+	if (live_index)
+		left = RD_PAGE_LEFT_INDEX;
 	if (holders) {
-		left = device_index ? RD_PAGE_LEFT_INDEX : page_private(page) & RD_PAGE_LEFT_INDEX;
 		set_page_private(page, (holders - 1) | left);
 		last = false;
-	} else {
-		set_page_private(page, 0);
+	} else if (left) {
+		set_page_private(page, left);
 	}
 	spin_unlock(&rd_share_lock);
 	return last;
@@ -292,28 +318,42 @@ out_uncharge:
 	return -ENOMEM;
 }
 
+/* The last holder let go a grace period ago: no writer has the page in hand. */
 static void rd_pages_free_rcu(struct rcu_head *head)
 {
-	__free_page(container_of(head, struct page, rcu_head));
+	struct page *page = container_of(head, struct page, rcu_head);
+
+	set_page_private(page, 0);
+	__free_page(page);
 }
 
 /*
- * The device's own index lets go of a page: discard, copy-on-write,
- * rollback. Readers may still hold it for a moment, so the last holder
- * frees it after a grace period; a page that checkpoints still hold now
- * lives on for them alone.
+ * The device's index lets go of a page: discard or copy-on-write in the
+ * live index (live_index), or the old index after a rollback, whose
+ * readers and writers are gone. Readers may still hold the page for a
+ * moment, so the last holder frees it after a grace period; a page that
+ * checkpoints still hold now lives on for them alone.
  */
-static void rd_pages_release(struct page *page, void *arg)
+static void rd_pages_let_go_device(struct rd_page_store *ps, struct page *page, bool live_index)
 {
-	struct rd_page_store *ps = arg;
-
-	if (!rd_page_let_go(page, true)) {
+	if (!rd_page_let_go(page, live_index)) {
 		if (!ps->borrows)
 			atomic_long_inc(&ps->checkpoint_pages);
 		return;
 	}
 	rd_pages_uncharge(ps, 1);
 	call_rcu(&page->rcu_head, rd_pages_free_rcu);
+}
+
+static void rd_pages_release(struct page *page, void *arg)
+{
+	rd_pages_let_go_device(arg, page, true);
+}
+
+/* The old index after a rollback: no writer has its pages in hand any more. */
+static void rd_pages_release_retired(struct page *page, void *arg)
+{
+	rd_pages_let_go_device(arg, page, false);
 }
 
 /*
@@ -345,7 +385,7 @@ static int rd_pages_unshare(struct rd_page_store *ps, u64 pos, bool nowait)
 	rcu_read_lock();
 	old = rd_index_lookup(&ps->index, index);
 	/* shared pages are never written in place, nor unshared under us: the copy is stable */
-	if (old && rd_page_shared(old)) {
+	if (old && !rd_page_in_place(old)) {
 		copy_page(page_address(new), page_address(old));
 		err = rd_index_replace(&ps->index, index, old, new);
 	}
@@ -369,7 +409,8 @@ static int rd_pages_write(struct rd_store *store, u64 pos, struct page *src, uns
 	do {
 		rcu_read_lock();
 		page = rd_index_lookup(&ps->index, pos >> PAGE_SHIFT);
-		if (likely(page) && likely(!rd_page_shared(page))) {
+		rd_test_delay(RD_TEST_WRITE_LOOKED_UP);
+		if (likely(page) && likely(rd_page_in_place(page))) {
 			rd_copy_from_page(page_address(page) + offset_in_page(pos), src, off, len);
 			rcu_read_unlock();
 			return 0;
@@ -423,7 +464,10 @@ int rd_pages_rw_bio(struct rd_store *store, struct bio *bio)
 						seg.len);
 			else
 				memzero_page(seg.page, seg.off, seg.len);
-		} else if (likely(page) && likely(!rd_page_shared(page))) {
+			continue;
+		}
+		rd_test_delay(RD_TEST_WRITE_LOOKED_UP);
+		if (likely(page) && likely(rd_page_in_place(page))) {
 			rd_copy_from_page(page_address(page) + in_page, seg.page, seg.off, seg.len);
 		} else {
 			/*
@@ -455,7 +499,7 @@ static int rd_pages_zero(struct rd_page_store *ps, u64 pos, unsigned int len, bo
 	for (;;) {
 		rcu_read_lock();
 		page = rd_index_lookup(&ps->index, pos >> PAGE_SHIFT);
-		if (!page || !rd_page_shared(page))
+		if (!page || rd_page_in_place(page))
 			break;
 		rcu_read_unlock();
 		err = rd_pages_unshare(ps, pos, nowait);
@@ -518,19 +562,21 @@ static u64 rd_pages_next_extent(struct rd_store *store, u64 pos, u64 *len)
 }
 
 /*
- * No reader is left, and checkpoints went first: each page has this index
- * for its one holder, unless the store is a clone and the page its
- * checkpoint's.
+ * No reader or writer is left, and checkpoints went first: each page has
+ * this index for its one holder, unless the store is a clone and the page
+ * its checkpoint's, which the clone's index leaves unmarked: none of its
+ * writers can have it in hand.
  */
 static void rd_pages_free_now(struct page *page, void *arg)
 {
 	struct rd_page_store *ps = arg;
 
-	if (!rd_page_let_go(page, true)) {
+	if (!rd_page_let_go(page, false)) {
 		WARN_ON_ONCE(!ps->borrows);
 		return;
 	}
 	rd_pages_uncharge(ps, 1);
+	set_page_private(page, 0);
 	__free_page(page);
 }
 
@@ -570,9 +616,45 @@ void rd_pages_sharing_put(void)
 	static_branch_dec(&rd_shared_pages_in_use);
 }
 
+/*
+ * Clears the mark of the pages that, once the checkpoint lets go, the
+ * device's live index alone holds. The mark was set by a clone of this
+ * checkpoint, copying a page the device had not changed: the clones are
+ * gone, the device's queue is frozen, and a clone of another checkpoint
+ * that held the page would hold it still through that checkpoint. So no
+ * writer has such a page in hand, and without the mark the device's next
+ * write goes into it in place rather than copying it for nothing.
+ */
+static void rd_pages_checkpoint_unmark(struct rd_page_store *ps, struct rd_store_checkpoint *ck)
+{
+	pgoff_t index = 0;
+	struct page *page;
+
+	for (;;) {
+		rcu_read_lock();
+		index = rd_index_find(&ck->index, index);
+		page = index == RD_INDEX_NONE ? NULL : rd_index_lookup(&ck->index, index);
+		if (page && rd_index_lookup(&ps->index, index) == page) {
+			spin_lock(&rd_share_lock);
+			if (page_private(page) == (RD_PAGE_LEFT_INDEX | 1))
+				set_page_private(page, 1);
+			spin_unlock(&rd_share_lock);
+		}
+		rcu_read_unlock();
+		if (!page)
+			return;
+		index++;
+		cond_resched();
+	}
+}
+
+/* With the device's queue frozen, or once no I/O can reach it; no clone is left. */
 static void rd_pages_checkpoint_free(struct rd_store *store, struct rd_store_checkpoint *ck)
 {
-	rd_index_destroy(&ck->index, rd_pages_checkpoint_release, to_page_store(store));
+	struct rd_page_store *ps = to_page_store(store);
+
+	rd_pages_checkpoint_unmark(ps, ck);
+	rd_index_destroy(&ck->index, rd_pages_checkpoint_release, ps);
 	kfree(ck);
 }
 
@@ -628,7 +710,7 @@ static int rd_pages_rollback(struct rd_store *store, struct rd_store_checkpoint 
 	rd_index_swap(&ps->index, &fresh);
 	/* a reader that looked a page up before the queue froze is gone by now */
 	synchronize_rcu();
-	rd_index_destroy(&fresh, rd_pages_release, ps);
+	rd_index_destroy(&fresh, rd_pages_release_retired, ps);
 	/* whatever the device holds beside its index, only checkpoints hold */
 	atomic_long_set(&ps->checkpoint_pages, atomic_long_read(&ps->base.nr_pages) - live);
 	return 0;

@@ -17,6 +17,10 @@
 # The configfs root: the one place that names it.
 : "${RD_CONFIGFS:=/sys/kernel/config/ramdisk}"
 
+# The test build of the module, its delay points compiled in
+# (module/test_hooks.h), which scripts/build-module puts beside it.
+: "${RD_TEST_MODULE:=${RD_MODULE:+${RD_MODULE%/*}/testhooks/ramdisk.ko}}"
+
 load_module() {
 	[ -n "${RD_MODULE:-}" ] || fail "RD_MODULE is not set (run under tests/vm/run)"
 	[ -f "$RD_MODULE" ] || fail "$RD_MODULE is missing (make module)"
