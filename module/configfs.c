@@ -465,6 +465,10 @@ CONFIGFS_ATTR(rd_cfg_, fault_schedule);
 /*
  * Checkpoints of the powered device: a write takes (+NAME) or drops
  * (-NAME) one, a read lists them. They go with the device at power-off.
+ * A read counts each checkpoint's pages, a walk over every page of up to
+ * RD_MAX_CHECKPOINTS of them under rd_lock, which holds off every
+ * configuration change and power-on meanwhile: root's alone (0600), so
+ * that no user can keep the lock busy by reading in a loop.
  */
 static ssize_t rd_cfg_checkpoints_show(struct config_item *item, char *page)
 {
@@ -497,7 +501,14 @@ static ssize_t rd_cfg_checkpoints_store(struct config_item *item, const char *pa
 	mutex_unlock(&rd_lock);
 	return err ? err : count;
 }
-CONFIGFS_ATTR(rd_cfg_, checkpoints);
+
+static struct configfs_attribute rd_cfg_attr_checkpoints = {
+	.ca_name = "checkpoints",
+	.ca_mode = 0600,
+	.ca_owner = THIS_MODULE,
+	.show = rd_cfg_checkpoints_show,
+	.store = rd_cfg_checkpoints_store,
+};
 
 static ssize_t rd_cfg_rollback_store(struct config_item *item, const char *page, size_t count)
 {

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: only CAP_SYS_ADMIN creates, powers, cuts, reconfigures or removes (root without it and a plain user are refused, rmdir of a powered device too; nothing changes); device nodes are 0660 root:disk
+# DESCRIPTION: only CAP_SYS_ADMIN creates, powers, cuts, reconfigures or removes (root without it and a plain user are refused, rmdir of a powered device too; nothing changes); checkpoints is root's to read; device nodes are 0660 root:disk
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd setpriv blockdev
@@ -123,6 +123,13 @@ assert_eq "$(sysfs_stat "$dev" dirty_bytes)" "$dirty" "dirty bytes after refused
 cmp -n 1048576 "$RD_TMP/data" "$dev" || fail "data changed after the refused writes"
 # the first refusals are logged (the rest are rate-limited)
 dmesg | grep -q "on: bandwidth_mbps needs CAP_SYS_ADMIN" || fail "no dmesg line saying why"
+
+# Reading checkpoints walks every page of each checkpoint under the
+# module's lock: root's alone (0600), so that no user keeps the lock busy.
+assert_eq "$(stat -c %a "$cfg/on/checkpoints")" 600 "mode of checkpoints"
+cat "$cfg/on/checkpoints" >/dev/null || fail "root cannot read checkpoints"
+as_nobody cat "$cfg/on/checkpoints" 2>"$RD_TMP/err" && fail "nobody read checkpoints"
+grep -q "Permission denied" "$RD_TMP/err" || fail "nobody reading checkpoints: $(cat "$RD_TMP/err")"
 
 # Device nodes: 0660 root:disk, for load-time and configfs devices alike.
 for node in /dev/ramdisk0 "$dev"; do
