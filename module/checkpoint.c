@@ -22,6 +22,7 @@
 #include "compat.h"
 #include "ramdisk.h"
 #include "store.h"
+#include "write_log.h"
 
 struct rd_checkpoint {
 	struct list_head node;
@@ -174,6 +175,14 @@ int rd_checkpoint_command(struct rd_device *rd, const char *who, const char *cmd
  * its blocks changed under it. Opens take open_mutex, so none slips in;
  * the page caches of the disk and its partitions are emptied after, as
  * after a power cut, so that the next reader sees the checkpoint's data.
+ *
+ * Not while the write log records: its entries would go on from data the
+ * device no longer holds, a history that never happened. A log that
+ * stopped ends before the rollback, and stays true.
+ *
+ * The cached writes are dropped only once the store has rolled back: a
+ * rollback that fails (no memory) leaves the device as it was, cache and
+ * all.
  */
 int rd_checkpoint_rollback(struct rd_device *rd, const char *who, const char *text)
 {
@@ -194,6 +203,11 @@ int rd_checkpoint_rollback(struct rd_device *rd, const char *who, const char *te
 		pr_warn("%s: there is no checkpoint %s\n", who, name);
 		return -ENOENT;
 	}
+	if (rd_wlog_recording(rd)) {
+		pr_warn("%s: rollback refused: the write log is recording; stop or clear it first\n",
+			who);
+		return -EBUSY;
+	}
 	mutex_lock(&disk->open_mutex);
 	if (disk_openers(disk)) {
 		mutex_unlock(&disk->open_mutex);
@@ -201,10 +215,10 @@ int rd_checkpoint_rollback(struct rd_device *rd, const char *who, const char *te
 		return -EBUSY;
 	}
 	rd_freeze(rd, &frozen);
-	/* the cached writes came after the checkpoint, which a rollback undoes */
-	if (rd->cache)
-		rd_cache_drop(rd->cache);
 	err = rd->store->ops->rollback(rd->store, ck->data);
+	/* the cached writes came after the checkpoint, which the rollback undid */
+	if (!err && rd->cache)
+		rd_cache_drop(rd->cache);
 	rd_thaw(rd, &frozen);
 	xa_for_each(&disk->part_tbl, idx, part)
 		invalidate_bdev(part);

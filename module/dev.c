@@ -694,6 +694,8 @@ void rd_dev_power_cut(struct rd_device *rd, const struct rd_config *cfg)
 			set_bit(RD_LOST_WRITES, &rd->flags);
 		if (rd->zones)
 			rd_zones_cut_end(rd->zones, rd_cache_store(rd->cache));
+		/* the log's history ends at the cut: no later flush covers what it lost */
+		rd_wlog_cut(rd);
 		WRITE_ONCE(rd->power_gen, rd->power_gen + 1);
 		up_write(&rd->power_sem);
 	}

@@ -88,12 +88,17 @@ static int rd_ioctl_get_extents(struct block_device *bdev, struct ramdisk_extent
 
 /*
  * The write log's entries count sectors of the whole disk, so it is read
- * there only; under rd_lock, which a clear of the log takes too.
+ * there only. rd_lock (which a clear of the log takes too) is held only to
+ * take a reference to the log: the copy to the caller's memory, which may
+ * fault slowly (a file of a FUSE file system, mapped), must not stall
+ * every configfs operation of every device. The device itself stays: the
+ * caller holds it open, and a powered device that is open is not removed.
  */
 static int rd_ioctl_wlog_read(struct block_device *bdev, struct ramdisk_wlog_read __user *uarg)
 {
 	struct rd_device *rd = bdev->bd_disk->private_data;
 	struct ramdisk_wlog_read req;
+	struct rd_wlog *log;
 	int err;
 
 	if (copy_from_user(&req, uarg, sizeof(req)))
@@ -103,8 +108,19 @@ static int rd_ioctl_wlog_read(struct block_device *bdev, struct ramdisk_wlog_rea
 	if (bdev_is_partition(bdev))
 		return -ENOTTY;
 	mutex_lock(&rd_lock);
-	err = rd_wlog_read(rd, &req);
+	log = rd_wlog_get(rd);
 	mutex_unlock(&rd_lock);
+	if (log) {
+		err = rd_wlog_read(log, &req);
+		rd_wlog_put(log);
+	} else {
+		req.count = 0;
+		req.data_used = 0;
+		req.nr_entries = 0;
+		req.state = RAMDISK_WLOG_OFF;
+		req.flags = RAMDISK_WLOG_END;
+		err = 0;
+	}
 	if (err && err != -EMSGSIZE)
 		return err;
 	if (copy_to_user(uarg, &req, sizeof(req)))

@@ -27,6 +27,7 @@
 #include <linux/bio.h>
 #include <linux/blkdev.h>
 #include <linux/ctype.h>
+#include <linux/kref.h>
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
@@ -52,9 +53,13 @@ struct rd_wlog_item {
 };
 
 struct rd_wlog {
+	/* the device's, and one per reader copying entries out without rd_lock */
+	struct kref ref;
 	/* orders the entries: taken for each one appended */
 	struct mutex lock;
 	struct xarray items; /* by seq, from 0 without gaps */
+	/* the rd_wlog_bio of each flush logged and not yet completed */
+	struct list_head flushes;
 	u64 nr;
 	u64 bytes; /* entries and data, charged to limit */
 	u64 limit;
@@ -64,7 +69,7 @@ struct rd_wlog {
 static const char *const rd_wlog_state_names[] = {
 	[RAMDISK_WLOG_OFF] = "off",	    [RAMDISK_WLOG_RECORDING] = "recording",
 	[RAMDISK_WLOG_STOPPED] = "stopped", [RAMDISK_WLOG_OVERFLOWED] = "overflowed",
-	[RAMDISK_WLOG_NOMEM] = "failed",
+	[RAMDISK_WLOG_NOMEM] = "failed",    [RAMDISK_WLOG_CUT] = "cut",
 };
 
 static void rd_wlog_item_free(struct rd_wlog_item *item)
@@ -96,9 +101,12 @@ static void rd_wlog_overflow(struct rd_device *rd, struct rd_wlog *log)
 
 /*
  * Appends item, or frees it when the log records no more: its seq, or
- * U64_MAX. Outgrowing the limit or the memory stops the log, once.
+ * U64_MAX. Outgrowing the limit or the memory stops the log, once. A
+ * flush's wb goes on the list of flushes not yet completed, in the same
+ * section, so that a power cut finds every flush it may fail.
  */
-static u64 rd_wlog_append(struct rd_device *rd, struct rd_wlog *log, struct rd_wlog_item *item)
+static u64 rd_wlog_append(struct rd_device *rd, struct rd_wlog *log, struct rd_wlog_item *item,
+			  struct rd_wlog_bio *wb)
 {
 	u64 seq = U64_MAX;
 	int err;
@@ -118,6 +126,10 @@ static u64 rd_wlog_append(struct rd_device *rd, struct rd_wlog *log, struct rd_w
 		goto drop;
 	}
 	seq = log->nr++;
+	if (wb) {
+		wb->flush_seq = seq;
+		list_add_tail(&wb->flush_node, &log->flushes);
+	}
 	/* read without the lock by rd_wlog_before()'s early limit check */
 	WRITE_ONCE(log->bytes, log->bytes + rd_wlog_cost(item));
 	mutex_unlock(&log->lock);
@@ -218,12 +230,18 @@ bool rd_wlog_before(struct rd_device *rd, struct bio *bio, struct rd_wlog_bio *w
 			rd_wlog_out_of_memory(rd, log);
 			return true;
 		}
-		wb->flush_seq = rd_wlog_append(rd, log, item);
+		rd_wlog_append(rd, log, item, wb);
 	}
 	if (type == RAMDISK_WLOG_FLUSH || !bio->bi_iter.bi_size)
 		return true;
-	/* past the limit already: the log stops here, with no copy made */
-	if (READ_ONCE(log->bytes) + bio->bi_iter.bi_size > READ_ONCE(log->limit)) {
+	/*
+	 * Past the limit already: the log stops here, with no copy made. Only
+	 * a write's data is copied: a discard's or write-zeroes' entry is
+	 * charged its own size alone, however large its range.
+	 */
+	if (READ_ONCE(log->bytes) + sizeof(*item) +
+		    (type == RAMDISK_WLOG_WRITE ? bio->bi_iter.bi_size : 0) >
+	    READ_ONCE(log->limit)) {
 		rd_wlog_overflow(rd, log);
 		return true;
 	}
@@ -240,10 +258,13 @@ void rd_wlog_after(struct rd_device *rd, struct bio *bio, struct rd_wlog_bio *wb
 	struct rd_wlog_item *item;
 
 	/* the log that rd_wlog_before() used: stopping it froze the queue */
-	if (wb->flush_seq != U64_MAX && bio->bi_status) {
+	if (wb->flush_seq != U64_MAX) {
 		mutex_lock(&log->lock);
-		item = xa_load(&log->items, wb->flush_seq);
-		WRITE_ONCE(item->flags, item->flags | RAMDISK_WLOG_FAILED);
+		list_del(&wb->flush_node);
+		if (bio->bi_status) {
+			item = xa_load(&log->items, wb->flush_seq);
+			WRITE_ONCE(item->flags, item->flags | RAMDISK_WLOG_FAILED);
+		}
 		mutex_unlock(&log->lock);
 	}
 	item = wb->entry;
@@ -252,7 +273,44 @@ void rd_wlog_after(struct rd_device *rd, struct bio *bio, struct rd_wlog_bio *wb
 	if (bio->bi_status)
 		rd_wlog_item_free(item);
 	else
-		rd_wlog_append(rd, log, item);
+		rd_wlog_append(rd, log, item, NULL);
+}
+
+/*
+ * A power cut of a writeback device, under power_sem held for write: no
+ * bio runs in the cache. The log ends here, a true history of what the
+ * device acknowledged up to the cut, and the cut is the crash at its end:
+ * what no completed flush covers may be lost, which is what the cut did.
+ * Nothing after it goes in, so no later flush claims the lost writes
+ * durable. A flush logged and not yet completed promised its caller
+ * nothing: those that ran before the cut may have made writes durable,
+ * those that run after it find the cache emptied by the cut, so each is
+ * marked failed, as its caller could count on none of them.
+ */
+void rd_wlog_cut(struct rd_device *rd)
+{
+	struct rd_wlog *log = rd->wlog;
+	struct rd_wlog_item *item;
+	struct rd_wlog_bio *wb;
+
+	if (!log)
+		return;
+	mutex_lock(&log->lock);
+	if (log->state == RAMDISK_WLOG_RECORDING) {
+		list_for_each_entry(wb, &log->flushes, flush_node) {
+			item = xa_load(&log->items, wb->flush_seq);
+			WRITE_ONCE(item->flags, item->flags | RAMDISK_WLOG_FAILED);
+		}
+		WRITE_ONCE(log->state, RAMDISK_WLOG_CUT);
+		pr_info("ramdisk%d: a power cut ended the write log after %llu entries\n",
+			rd->index, log->nr);
+	}
+	mutex_unlock(&log->lock);
+}
+
+bool rd_wlog_recording(struct rd_device *rd)
+{
+	return rd->wlog && READ_ONCE(rd->wlog->state) == RAMDISK_WLOG_RECORDING;
 }
 
 /* Recording starts (the submit path sees the log) with the queue frozen or idle. */
@@ -281,8 +339,10 @@ static int rd_wlog_start(struct rd_device *rd, const char *who, const char *ck, 
 	log = kzalloc(sizeof(*log), GFP_KERNEL);
 	if (!log)
 		return -ENOMEM;
+	kref_init(&log->ref);
 	mutex_init(&log->lock);
 	xa_init(&log->items);
+	INIT_LIST_HEAD(&log->flushes);
 	log->limit = limit;
 	log->state = RAMDISK_WLOG_RECORDING;
 	if (!ck) {
@@ -309,20 +369,42 @@ static void rd_wlog_stop(struct rd_device *rd)
 		log->state = RAMDISK_WLOG_STOPPED;
 }
 
-void rd_wlog_free(struct rd_device *rd)
+static void rd_wlog_release(struct kref *ref)
 {
-	struct rd_wlog *log = rd->wlog;
+	struct rd_wlog *log = container_of(ref, struct rd_wlog, ref);
 	struct rd_wlog_item *item;
 	unsigned long seq;
 
-	if (!log)
-		return;
 	xa_for_each(&log->items, seq, item)
 		rd_wlog_item_free(item);
 	xa_destroy(&log->items);
 	kfree(log);
+}
+
+void rd_wlog_put(struct rd_wlog *log)
+{
+	kref_put(&log->ref, rd_wlog_release);
+}
+
+struct rd_wlog *rd_wlog_get(struct rd_device *rd)
+{
+	struct rd_wlog *log = rd->wlog;
+
+	if (log)
+		kref_get(&log->ref);
+	return log;
+}
+
+/* The device lets go of its log; a reader still copying keeps it until done. */
+void rd_wlog_free(struct rd_device *rd)
+{
+	struct rd_wlog *log = rd->wlog;
+
+	if (!log)
+		return;
 	rd->wlog = NULL;
 	rd->wlog_rec = NULL;
+	rd_wlog_put(log);
 }
 
 /* TEXT: printable, one line, at most RD_WLOG_MARK_MAX characters. */
@@ -357,7 +439,7 @@ static int rd_wlog_mark(struct rd_device *rd, const char *who, const char *text,
 		return -ENOMEM;
 	}
 	item->len = len;
-	if (rd_wlog_append(rd, log, item) == U64_MAX) {
+	if (rd_wlog_append(rd, log, item, NULL) == U64_MAX) {
 		pr_warn("%s: the write log is %s: the mark is not in it\n", who,
 			rd_wlog_state_name(rd));
 		return -ENOSPC;
@@ -420,25 +502,21 @@ void rd_wlog_set_limit(struct rd_device *rd, u64 limit)
 		WRITE_ONCE(rd->wlog->limit, limit);
 }
 
-int rd_wlog_read(struct rd_device *rd, struct ramdisk_wlog_read *req)
+int rd_wlog_read(struct rd_wlog *log, struct ramdisk_wlog_read *req)
 {
 	struct ramdisk_wlog_entry __user *out = u64_to_user_ptr(req->entries);
 	char __user *data = u64_to_user_ptr(req->data);
-	struct rd_wlog *log = rd->wlog;
 	struct ramdisk_wlog_entry e;
 	struct rd_wlog_item *item;
 	u64 nr, seq, used = 0;
 	u32 filled = 0;
 
-	if (!log) {
-		req->count = 0;
-		req->data_used = 0;
-		req->nr_entries = 0;
-		req->state = RAMDISK_WLOG_OFF;
-		req->flags = RAMDISK_WLOG_END;
-		return 0;
-	}
-	/* the entries below nr are whole and stay as they are, but for a flush's FAILED */
+	/*
+	 * The entries below nr are whole and stay as they are, but for a
+	 * flush's FAILED, and stay while the reference is held: they are
+	 * copied out with no lock held, however slowly the caller's memory
+	 * takes them.
+	 */
 	mutex_lock(&log->lock);
 	nr = log->nr;
 	req->state = log->state;

@@ -94,6 +94,12 @@ enum ramdisk_wlog_state {
 	RAMDISK_WLOG_STOPPED = 2, /* by "stop" */
 	RAMDISK_WLOG_OVERFLOWED = 3, /* it reached write_log_limit and stopped */
 	RAMDISK_WLOG_NOMEM = 4, /* memory for an entry ran out: it stopped */
+	/*
+	 * A power cut (writeback mode) ended it: the entries are what the
+	 * device acknowledged up to the cut, and the cut is a crash at their
+	 * end; a flush not completed at the cut is marked failed
+	 */
+	RAMDISK_WLOG_CUT = 5,
 };
 
 /*
