@@ -82,6 +82,15 @@ static bool is_clone(const struct rdctl_device *d)
  * What the module's refusal of a write about checkpoint ck means, as one
  * line; what is "taking", "dropping" or "rolling back to".
  */
+/* Whether the device's write log records: the module refuses a rollback then (EBUSY). */
+static bool log_recording(const struct rdctl_device *d)
+{
+	char path[PATH_MAX], state[32] = "";
+
+	path_fmt(path, sizeof(path), "%s/%s/write_log", configfs_root(), d->name);
+	return !sysfs_read_line(path, state, sizeof(state)) && !strcmp(state, "recording");
+}
+
 static int refused(const char *cmd, const struct rdctl_device *d, const char *what, const char *ck,
 		   int err)
 {
@@ -116,6 +125,12 @@ static int refused(const char *cmd, const struct rdctl_device *d, const char *wh
 		if (!strcmp(what, "dropping")) {
 			warnx("%s: %s: cannot drop checkpoint %s: clones start from it; remove "
 			      "them first",
+			      cmd, d->name, ck);
+			return RC_BUSY;
+		}
+		if (log_recording(d)) {
+			warnx("%s: %s: cannot roll back to checkpoint %s while its write log "
+			      "records; stop or clear the log first",
 			      cmd, d->name, ck);
 			return RC_BUSY;
 		}
@@ -284,7 +299,8 @@ int cmd_rollback(int argc, char **argv)
 	if (rc)
 		return rc;
 	while (sysfs_write_line(path, ck)) {
-		if (errno != EBUSY || ++tries > BUSY_RETRIES)
+		/* a log that records is no moment's business: no retry for it */
+		if (errno != EBUSY || ++tries > BUSY_RETRIES || log_recording(&d))
 			return refused("rollback", &d, "rolling back to", ck, errno);
 		nanosleep(&pause, NULL);
 	}

@@ -124,7 +124,9 @@ static int write_all(int fd, const void *buf, size_t len, off_t off)
  * super block first, then per entry a block with its header (a mark's text
  * after it) and, for a write, its data. Sectors count those blocks. A
  * write-zeroes becomes a write of zeros, which any replay target honours;
- * a flush that failed is left out, since it made nothing durable.
+ * a flush that failed is left out, since it made nothing durable. A log
+ * that a power cut ended gets a last entry, the mark "power-cut": the
+ * crash point, which replay-log's --end-mark finds.
  */
 static int export_dmlw(const char *cmd, const struct wlog *w, uint32_t bs, const char *file)
 {
@@ -192,6 +194,18 @@ static int export_dmlw(const char *cmd, const struct wlog *w, uint32_t bs, const
 				goto fail;
 		}
 		off += (off_t)dlen;
+		nr++;
+	}
+	if (w->state == RAMDISK_WLOG_CUT) {
+		static const char cut_mark[] = "power-cut";
+
+		memset(block, 0, bs);
+		h = (struct dmlw_entry){ .flags = htole64(DMLW_MARK),
+					 .data_len = htole64(sizeof(cut_mark) - 1) };
+		memcpy(block, &h, sizeof(h));
+		memcpy(block + sizeof(h), cut_mark, sizeof(cut_mark) - 1);
+		if (write_all(fd, block, bs, off))
+			goto fail;
 		nr++;
 	}
 	super.magic = htole64(DMLW_MAGIC);

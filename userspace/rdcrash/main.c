@@ -294,7 +294,7 @@ static int check_state(struct target *t, const struct opts *o, const struct wlog
 static int cmd_run(struct opts *o)
 {
 	struct workload_run run = { 0 };
-	char dir[] = "/tmp/rdcrash.XXXXXX", mode[32], ck[64], prev[64];
+	char dir[] = "/tmp/rdcrash.XXXXXX", mode[32], ck[64], prev[64], state[32];
 	struct crash_epochs ep = { 0 };
 	struct tally ty = { 0 };
 	struct crash_state st;
@@ -339,6 +339,16 @@ static int cmd_run(struct opts *o)
 	if (e)
 		goto out;
 	e = target_write(&t, "write_log", "stop");
+	/*
+	 * A workload that cut the power ended the log there: it is a true
+	 * history up to the cut, which is its last crash point
+	 */
+	if (e == EINVAL && !target_read(&t, "write_log", state, sizeof(state)) &&
+	    !strcmp(state, "cut")) {
+		fprintf(stderr, "rdcrash: %s: the workload cut the power: the log ends there\n",
+			t.item);
+		e = 0;
+	}
 	if (e) {
 		warnx("%s: write_log stop: %s (did the log overflow? see dmesg)", t.item,
 		      strerror(e));
@@ -445,7 +455,8 @@ static int cmd_state(struct opts *o)
 		return RC_ERROR;
 	}
 	close(fd);
-	if (w.state != RAMDISK_WLOG_STOPPED || !w.n) {
+	/* a log that a power cut ended is whole up to the cut */
+	if ((w.state != RAMDISK_WLOG_STOPPED && w.state != RAMDISK_WLOG_CUT) || !w.n) {
 		warnx("%s has no write log of a finished rdcrash run", t.item);
 		goto out;
 	}
