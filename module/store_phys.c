@@ -22,12 +22,15 @@
 #include <linux/efi.h>
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/fs_struct.h>
 #include <linux/highmem.h>
 #include <linux/io.h>
 #include <linux/ioport.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
+#include <linux/path.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -267,7 +270,9 @@ static const char *rd_phys_efi_owner(u64 start, u64 end)
  * the e820 table the boot loader handed over, which memmap= on the command
  * line does not change. The kernel keeps it to itself (on 7.x its one
  * exported reader, e820__mapped_raw_any(), is exported to KVM alone), so it
- * is read through sysfs, as the administrator reads it.
+ * is read through sysfs, as the administrator reads it: from init's root
+ * and mount namespace (rd_fw_root()), never the caller's, where a chroot
+ * or a mount namespace may hide the files or put others in their place.
  */
 #define RD_FW_MEMMAP "/sys/firmware/memmap"
 /* More entries than any e820 table holds (E820_MAX_ENTRIES) */
@@ -281,8 +286,21 @@ struct rd_fw_entry {
 	char type[48];
 };
 
-/* Reads entry i of the firmware map; -ENOENT past its last entry. */
-static int rd_fw_read_entry(unsigned int i, struct rd_fw_entry *e)
+/*
+ * The root of init's file system, which a path lookup from it resolves in
+ * init's mount namespace: the kernel's own view, as the firmware loader
+ * uses it. PID 1 shares init_task's fs_struct (CLONE_FS), so this is the
+ * root it switched to after the initramfs. The caller puts the path.
+ */
+static void rd_fw_root(struct path *root)
+{
+	task_lock(&init_task);
+	get_fs_root(init_task.fs, root);
+	task_unlock(&init_task);
+}
+
+/* Reads entry i of the firmware map under root; -ENOENT past its last entry. */
+static int rd_fw_read_entry(const struct path *root, unsigned int i, struct rd_fw_entry *e)
 {
 	static const char *const attrs[] = { "start", "end", "type" };
 	char path[64], buf[48];
@@ -295,7 +313,7 @@ static int rd_fw_read_entry(unsigned int i, struct rd_fw_entry *e)
 		ssize_t n;
 
 		snprintf(path, sizeof(path), RD_FW_MEMMAP "/%u/%s", i, attrs[a]);
-		f = filp_open(path, O_RDONLY, 0);
+		f = file_open_root(root, path, O_RDONLY, 0);
 		if (IS_ERR(f))
 			return PTR_ERR(f);
 		n = kernel_read(f, buf, sizeof(buf) - 1, &pos);
@@ -328,13 +346,15 @@ static int rd_phys_check_firmware(u64 start, u64 end, const char *who)
 	} ram[RD_FW_MAX_PIECES];
 	unsigned int i, nr_ram = 0;
 	const char *owner = NULL;
+	struct path root;
 	u64 covered;
 	int err = 0;
 
 	if (efi_enabled(EFI_BOOT) && !efi_enabled(EFI_MEMMAP))
 		err = -ENODATA; /* efi=noruntime: the EFI memory map is gone */
+	rd_fw_root(&root);
 	for (i = 0; !err && i < RD_FW_MAX_ENTRIES; i++) {
-		err = rd_fw_read_entry(i, &e);
+		err = rd_fw_read_entry(&root, i, &e);
 		if (err == -ENOENT && i > 0) {
 			/*
 			 * The first gap ends the list. Entries after one left by
@@ -358,6 +378,7 @@ static int rd_phys_check_firmware(u64 start, u64 end, const char *who)
 		ram[nr_ram].end = min(e.end, end);
 		nr_ram++;
 	}
+	path_put(&root);
 	if (err) {
 		pr_warn("%s: refusing phys range 0x%llx-0x%llx: cannot read the firmware's memory map (%s: %d), so cannot tell memory set aside with memmap= from firmware memory\n",
 			who, start, end - 1, err == -ENODATA ? "EFI memory map" : RD_FW_MEMMAP,
