@@ -2,7 +2,8 @@
 /*
  * Size and address strings as the module parameters and configfs accept
  * them: a size is decimal digits with an optional K, M, G or T suffix
- * (base 1024); an address or reserved size may also be 0x hex.
+ * (base 1024); an address or reserved size may also be 0x hex. Digits
+ * are decimal, a leading 0 or not.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -73,10 +74,15 @@ int rd_text_len(const char *page, size_t max)
 	return len;
 }
 
-/* An address or size: what kstrtou64() reads in base 0 (0x hex), or a size. */
+/*
+ * An address or size: 0x hex, or a size (decimal digits, optional suffix).
+ * Never base 0, which reads a leading 0 as octal: 0100000 is 100000 here,
+ * as it is for every size, not 32768.
+ */
 int rd_parse_phys(const char *str, u64 *val)
 {
-	if (!kstrtou64(str, 0, val))
-		return 0;
+	/* base 16 skips the one 0x; a sign or a second 0x is refused */
+	if (str[0] == '0' && (str[1] == 'x' || str[1] == 'X'))
+		return kstrtou64(str, 16, val);
 	return rd_parse_size(str, val);
 }

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: every invalid configfs value is refused with EINVAL and a dmesg line saying why; the old value stays
+# DESCRIPTION: every invalid configfs value is refused with EINVAL and a dmesg line saying why; the old value stays; addresses are 0x hex or decimal, never octal
 . "${0%/*}/../lib/common.sh"
 require_root
 
@@ -35,6 +35,10 @@ cases=(
 	"numa_node|4096|bad: numa_node 4096 is neither -1 nor an online node"
 	"numa_node|-2|bad: numa_node -2 is neither -1 nor an online node"
 	"power|2|bad: power '2' is neither 0 nor 1"
+	"phys_addr|0x|bad: phys_addr '0x' is not an address or size"
+	"phys_addr|0x0x6000|bad: phys_addr '0x0x6000' is not an address or size"
+	"phys_addr|+0x6000|bad: phys_addr '+0x6000' is not an address or size"
+	"phys_addr|0x6000K|bad: phys_addr '0x6000K' is not an address or size"
 )
 
 for c in "${cases[@]}"; do
@@ -57,6 +61,14 @@ echo 4096 >"$cfg/bad/block_size"
 echo 12K >"$cfg/bad/size"
 echo 512 >"$cfg/bad/block_size"
 assert_eq "$(cat "$cfg/bad/size")" 12288 "size after block_size changes"
+
+# Addresses are 0x hex or decimal digits: a leading 0 is no octal prefix
+# (024576 in octal would be 0x297e).
+for v in 024576 24576 0x6000 0X6000 24K; do
+	echo "$v" >"$cfg/bad/phys_addr" || fail "phys_addr $v was refused"
+	assert_eq "$(cat "$cfg/bad/phys_addr")" 0x6000 "phys_addr after $v"
+done
+echo 0 >"$cfg/bad/phys_addr"
 
 # Too long a name.
 long=$(printf 'n%.0s' $(seq 1 70))
