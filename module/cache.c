@@ -26,7 +26,9 @@
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
+#include "bio_walk.h"
 #include "cache.h"
+#include "compat.h"
 #include "store.h"
 
 #define RD_SECTORS_PER_PAGE (PAGE_SIZE >> SECTOR_SHIFT)
@@ -302,7 +304,7 @@ static u64 rd_cache_next_extent(struct rd_store *store, u64 pos, u64 *len)
 	return cached_start;
 }
 
-static int rd_cache_make_durable(struct rd_cache *c, u64 pos, u64 len)
+static int rd_cache_make_durable_locked(struct rd_cache *c, u64 pos, u64 len)
 {
 	unsigned long index = pos >> PAGE_SHIFT;
 	unsigned long last;
@@ -312,7 +314,6 @@ static int rd_cache_make_durable(struct rd_cache *c, u64 pos, u64 len)
 	if (!len)
 		return 0;
 	last = (pos + len - 1) >> PAGE_SHIFT;
-	mutex_lock(&c->lock);
 	xa_for_each_range(&c->pages, index, cp, index, last) {
 		u64 page_pos = (u64)index << PAGE_SHIFT;
 		u64 from = max(pos, page_pos);
@@ -326,8 +327,78 @@ static int rd_cache_make_durable(struct rd_cache *c, u64 pos, u64 len)
 		if (bitmap_empty(cp->dirty, RD_SECTORS_PER_PAGE))
 			rd_cache_page_free(c, index, cp);
 	}
+	return err;
+}
+
+static int rd_cache_make_durable(struct rd_cache *c, u64 pos, u64 len)
+{
+	int err;
+
+	mutex_lock(&c->lock);
+	err = rd_cache_make_durable_locked(c, pos, len);
 	mutex_unlock(&c->lock);
 	return err;
+}
+
+/*
+ * An atomic write (REQ_ATOMIC) goes whole or not at all. Through the
+ * cache a page at a time, a failure part-way (no room, a failed eviction)
+ * would leave its first pages cached and the rest not: torn. io.c makes
+ * an atomic write durable before it completes anyway, so it goes straight
+ * to the durable store, whose own atomic write allocates everything before
+ * it copies (rd_pages_rw_bio()) or cannot fail (reserved memory). The
+ * sectors of the range the cache holds go down first, so that none of
+ * them hides the new data from a read after; if that fails, the atomic
+ * write has not begun.
+ */
+static int rd_cache_write_atomic(struct rd_cache *c, struct bio *bio)
+{
+	u64 pos = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
+	struct rd_store *durable = c->durable;
+	struct rd_bio_walk walk;
+	struct rd_seg seg;
+	int err;
+
+	mutex_lock(&c->lock);
+	err = rd_cache_make_durable_locked(c, pos, bio->bi_iter.bi_size);
+	if (err)
+		goto out_unlock;
+	if (durable->ops->rw_bio) {
+		err = durable->ops->rw_bio(durable, bio);
+		goto out_unlock;
+	}
+	rd_bio_walk_start(&walk, bio);
+	while (!err && rd_bio_walk_next(&walk, &seg))
+		err = durable->ops->write(durable, seg.pos, seg.page, seg.off, seg.len, false);
+out_unlock:
+	mutex_unlock(&c->lock);
+	return err;
+}
+
+/*
+ * The cache's bios: an atomic write on its own path, every other read or
+ * write a page at a time, as io.c walks a store without rw_bio.
+ */
+static int rd_cache_rw_bio(struct rd_store *store, struct bio *bio)
+{
+	bool write = op_is_write(bio_op(bio));
+	struct rd_bio_walk walk;
+	struct rd_seg seg;
+	int err;
+
+	if (write && rd_compat_bio_atomic(bio))
+		return rd_cache_write_atomic(to_cache(store), bio);
+	rd_bio_walk_start(&walk, bio);
+	while (rd_bio_walk_next(&walk, &seg)) {
+		if (!write) {
+			rd_cache_read(store, seg.pos, seg.page, seg.off, seg.len);
+			continue;
+		}
+		err = rd_cache_write(store, seg.pos, seg.page, seg.off, seg.len, false);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 int rd_cache_flush(struct rd_cache *c)
@@ -360,6 +431,7 @@ static int rd_cache_store_make_durable(struct rd_store *store, u64 pos, u64 len)
 
 static const struct rd_store_ops rd_cache_ops = {
 	.read = rd_cache_read,
+	.rw_bio = rd_cache_rw_bio,
 	.write = rd_cache_write,
 	.discard = rd_cache_discard,
 	.next_extent = rd_cache_next_extent,

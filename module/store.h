@@ -56,7 +56,9 @@ struct rd_store_ops {
 		     unsigned int len);
 	/*
 	 * optional: the whole of a read or write bio, where a store does
-	 * better than page by page; returns as write does
+	 * better than page by page; returns as write does. A store whose
+	 * write can fail part-way has one, to do an atomic write
+	 * (REQ_ATOMIC) whole or not at all: it fails before changing a byte
 	 */
 	int (*rw_bio)(struct rd_store *store, struct bio *bio);
 	/*

@@ -42,6 +42,7 @@
 #include <linux/jump_label.h>
 
 #include "bio_walk.h"
+#include "compat.h"
 #include "copy.h"
 #include "page_index.h"
 #include "spare_pages.h"
@@ -425,6 +426,42 @@ static int rd_pages_write(struct rd_store *store, u64 pos, struct page *src, uns
 }
 
 /*
+ * Gives every page of [pos, pos + len) a page of the device's own that a
+ * write may change in place: a zeroed page where none was (which reads
+ * as the hole did), a copy where a checkpoint shares it. Nothing a reader
+ * sees changes, so a failure here (ENOSPC at mem_limit, ENOMEM, EAGAIN
+ * under nowait) leaves the data as it was, whatever pages it allocated
+ * already, which stay, as after any write that needed them.
+ */
+static int rd_pages_prepare(struct rd_page_store *ps, u64 pos, u64 len, bool nowait)
+{
+	pgoff_t index, last = (pos + len - 1) >> PAGE_SHIFT;
+	struct page *page;
+	bool ready;
+	int err;
+
+	for (index = pos >> PAGE_SHIFT; index <= last; index++) {
+		for (;;) {
+			rcu_read_lock();
+			page = rd_index_lookup(&ps->index, index);
+			ready = page && rd_page_in_place(page);
+			rcu_read_unlock();
+			if (ready)
+				break;
+			/* 0 from either: look again (copied, or lost a race) */
+			if (page)
+				err = rd_pages_unshare(ps, (u64)index << PAGE_SHIFT, nowait);
+			else
+				err = rd_pages_insert(ps, (u64)index << PAGE_SHIFT, ZERO_PAGE(0), 0,
+						      PAGE_SIZE, nowait);
+			if (err && err != -EEXIST)
+				return err;
+		}
+	}
+	return 0;
+}
+
+/*
  * A read or write bio walks the index once, page after page. The RCU read
  * lock is dropped now and then, so that a 4 MiB bio does not hold back
  * grace periods (or, without preemptible RCU, preemption) for the whole
@@ -444,6 +481,20 @@ int rd_pages_rw_bio(struct rd_store *store, struct bio *bio)
 	struct rd_seg seg;
 	int err = 0;
 
+	/*
+	 * An atomic write is done whole or not at all, as a disk does it:
+	 * every page it needs is allocated and charged before the first
+	 * byte is copied, so the walk below finds each of them its own.
+	 * (A discard of the same blocks racing it could still take a page
+	 * away in between; that race is the caller's, as between any two
+	 * commands in flight at once.)
+	 */
+	if (write && unlikely(rd_compat_bio_atomic(bio)) && bio->bi_iter.bi_size) {
+		err = rd_pages_prepare(ps, (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT,
+				       bio->bi_iter.bi_size, bio->bi_opf & REQ_NOWAIT);
+		if (err)
+			return err;
+	}
 	rd_pages_cursor_reset(&cur);
 	rd_bio_walk_start(&walk, bio);
 	rcu_read_lock();

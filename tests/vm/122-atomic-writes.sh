@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: atomic writes: the limits reach the queue and statx, RWF_ATOMIC writes within them succeed and others fail, invalid limits are refused unchanged, seeded sector power cuts never tear an atomic write (plain writes tear), an atomic write over a bad sector fails whole; kernels without support leave the attributes out of features and refuse them
+# DESCRIPTION: atomic writes: the limits reach the queue and statx, RWF_ATOMIC writes within them succeed and others fail, invalid limits are refused unchanged, seeded sector power cuts never tear an atomic write (plain writes tear), an atomic write over a bad sector fails whole, so does one that needs more pages than mem_limit leaves (old data intact, cache or not); kernels without support leave the attributes out of features and refuse them
 # VMOPTS: --mem 1G --memmap 64M@512M
 . "${0%/*}/../lib/common.sh"
 require_root
@@ -207,4 +207,32 @@ assert_eq "$atomic_new" 0 "bytes the failed atomic write left"
 assert_eq "$plain_new" $((48 * 512)) "bytes the failed plain write left"
 assert_eq "$(sysfs_stat "$RD_DEV" badblock_write_errors)" 2 "badblock_write_errors"
 rd_unconfigure bb
+
+# --- no room: an atomic write that needs more new pages than mem_limit
+# leaves fails whole, with ENOSPC, and the old data reads back byte for
+# byte. 20 pages of 0x5a at 0, durable; mem_limit 24 pages; the 64 KiB
+# write at 64 KiB (pages 16..31) has 4 pages in place and needs 12 new,
+# room for 4. In writeback mode the atomic write goes to the durable store
+# at once; through the cache, its first pages were made durable before
+# the store ran out of room, and the rest was read back from the cache.
+python3 -c 'import sys; sys.stdout.buffer.write(b"\x5a" * 81920 + bytes(49152))' >"$RD_TMP/room-old"
+for mode in writethrough writeback; do
+	rd_configure room size=16M cache_mode=$mode mem_limit=98304 atomic_write_unit_max=65536 power=1
+	dd if="$RD_TMP/room-old" of="$RD_DEV" bs=4K count=20 oflag=direct conv=fsync status=none ||
+		fail "$mode: writing the old data"
+	run_cmd 1 aw pwrite "$RD_DEV" 65536 65536 0x77 atomic
+	grep -q "No space left on device" <<<"$err" ||
+		fail "$mode: an atomic write beyond mem_limit: $err, want ENOSPC"
+	dd if="$RD_DEV" of="$RD_TMP/room-got" bs=128K count=1 iflag=direct status=none ||
+		fail "$mode: reading back"
+	cmp "$RD_TMP/room-got" "$RD_TMP/room-old" ||
+		fail "$mode: the failed atomic write changed the data: $(tr -d '\000\132' <"$RD_TMP/room-got" | wc -c) bytes of it are there"
+	# with room, the same write goes in whole
+	rd_set room mem_limit=0 || fail "$mode: lifting mem_limit"
+	run_cmd 0 aw pwrite "$RD_DEV" 65536 65536 0x77 atomic
+	dd if="$RD_DEV" of="$RD_TMP/room-got" bs=64K skip=1 count=1 iflag=direct status=none
+	assert_eq "$(tr -d '\167' <"$RD_TMP/room-got" | wc -c)" 0 "$mode: bytes not written by the atomic write with room"
+	rd_unconfigure room
+	echo "$mode: an atomic write beyond mem_limit failed whole"
+done
 echo ok
