@@ -13,7 +13,9 @@
 #include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
 
+#include "badblocks.h"
 #include "copy.h"
+#include "fault_schedule.h"
 #include "ramdisk.h"
 #include "store.h"
 #include "write_log.h"
@@ -28,6 +30,7 @@ static unsigned int rd_spare_pages = RD_SPARE_PAGES_DEFAULT;
 static u64 rd_phys_addr;
 static u64 rd_phys_size;
 static bool rd_format;
+static unsigned int rd_hold_keys;
 
 static struct rd_device *rd_load_devices[RAMDISK_MAX_LOAD_DEVICES];
 
@@ -47,6 +50,11 @@ static int rd_param_uint_in(const char *val, const struct kernel_param *kp, unsi
 static int rd_param_nr_devices_set(const char *val, const struct kernel_param *kp)
 {
 	return rd_param_uint_in(val, kp, 0, RAMDISK_MAX_LOAD_DEVICES);
+}
+
+static int rd_param_hold_keys_set(const char *val, const struct kernel_param *kp)
+{
+	return rd_param_uint_in(val, kp, 0, 1);
 }
 
 static int rd_param_max_part_set(const char *val, const struct kernel_param *kp)
@@ -114,6 +122,11 @@ static const struct kernel_param_ops rd_nr_devices_ops = {
 	.get = param_get_uint,
 };
 
+static const struct kernel_param_ops rd_hold_keys_ops = {
+	.set = rd_param_hold_keys_set,
+	.get = param_get_uint,
+};
+
 static const struct kernel_param_ops rd_max_part_ops = {
 	.set = rd_param_max_part_set,
 	.get = param_get_uint,
@@ -163,6 +176,40 @@ module_param_named(format, rd_format, bool, 0444);
 MODULE_PARM_DESC(format, "Write a fresh header and zeros over ramdisk0's reserved memory");
 module_param_cb(allocated_pages, &rd_allocated_pages_ops, NULL, 0444);
 MODULE_PARM_DESC(allocated_pages, "Read-only: pages held by all devices of the module");
+module_param_cb(hold_keys, &rd_hold_keys_ops, &rd_hold_keys, 0444);
+MODULE_PARM_DESC(
+	hold_keys,
+	"Test knob: 1 keeps the static keys of checkpoints, bad blocks and fault schedules on from load to unload, so none is patched under I/O; every write then looks at page sharing (default 0)");
+
+/*
+ * hold_keys=1: one reference on each layer's static key from before the
+ * first device exists until after the last is gone. The layers' own
+ * static_branch_inc() and _dec() then only move a count, and the kernel
+ * text of the module is patched only here, while no bio can be in it. A
+ * test knob: under QEMU's thread per vCPU, a vCPU can run stale text after
+ * a patch (Documentation/development.md), which would hide the races the
+ * tests look for behind an oops. The keys only let the layers look: with
+ * nothing to find (no checkpoint, no bad block, no rule) every bio is
+ * served as without them, a little slower. Not under a queue freeze:
+ * static_branch_inc() takes the CPU hotplug lock.
+ */
+static void rd_keys_hold(void)
+{
+	if (!rd_hold_keys)
+		return;
+	rd_pages_sharing_get();
+	static_branch_inc(&rd_bb_in_use);
+	static_branch_inc(&rd_fault_sched_in_use);
+}
+
+static void rd_keys_release(void)
+{
+	if (!rd_hold_keys)
+		return;
+	static_branch_dec(&rd_fault_sched_in_use);
+	static_branch_dec(&rd_bb_in_use);
+	rd_pages_sharing_put();
+}
 
 static void rd_remove_load_devices(unsigned int count)
 {
@@ -240,9 +287,10 @@ static int __init rd_init(void)
 			return err;
 	}
 	rd_copy_select();
+	rd_keys_hold();
 	err = rd_dev_major_register();
 	if (err)
-		return err;
+		goto out_release_keys;
 
 	for (i = 0; i < rd_nr_devices; i++) {
 		struct rd_device *rd = rd_dev_create(i ? &cfg : &phys_cfg, "");
@@ -264,6 +312,8 @@ out_remove_devices:
 	rd_remove_load_devices_after_failure(i);
 	rd_dev_major_unregister();
 	rcu_barrier();
+out_release_keys:
+	rd_keys_release();
 	return err;
 }
 
@@ -274,6 +324,8 @@ static void __exit rd_exit(void)
 	rd_dev_major_unregister();
 	/* discarded pages are freed by RCU callbacks that live in this module */
 	rcu_barrier();
+	/* no code of the module runs any more: patching it races nothing */
+	rd_keys_release();
 }
 
 module_init(rd_init);

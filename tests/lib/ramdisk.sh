@@ -21,11 +21,68 @@
 # (module/test_hooks.h), which scripts/build-module puts beside it.
 : "${RD_TEST_MODULE:=${RD_MODULE:+${RD_MODULE%/*}/testhooks/ramdisk.ko}}"
 
+# load_module [PARAM=V...]: insmod, and rmmod on exit. RD_HOLD_KEYS=1 in
+# the environment adds hold_keys=1, so that it reaches the loads of scripts
+# a test runs (tests/stress/stress.sh, and test 305 under it).
 load_module() {
 	[ -n "${RD_MODULE:-}" ] || fail "RD_MODULE is not set (run under tests/vm/run)"
 	[ -f "$RD_MODULE" ] || fail "$RD_MODULE is missing (make module)"
+	if [ "${RD_HOLD_KEYS:-0}" = 1 ]; then
+		set -- "$@" hold_keys=1
+	fi
 	insmod "$RD_MODULE" "$@"
 	on_exit "unload_module"
+}
+
+# The module's static keys, which the kernel patches into its text when
+# they switch (Documentation/development.md, "Two vCPUs, one host thread").
+rd_static_keys=(rd_shared_pages_in_use rd_bb_in_use rd_fault_sched_in_use)
+rd_keys_trace=/sys/kernel/tracing/instances/rd-keys
+
+# rd_keys_watch: from now on, count every switch of a static key: a kprobe
+# on jump_label_update(), which the kernel calls to patch a key's sites,
+# records the key's address in a trace instance of its own. Before
+# load_module, so that the load's own switches are seen.
+rd_keys_watch() {
+	local trace=/sys/kernel/tracing
+	[ -e $trace/kprobe_events ] || mount -t tracefs nodev $trace
+	[ -e $trace/kprobe_events ] || fail "no kprobe_events in $trace: cannot watch the static keys"
+	awk '$3 == "jump_label_update" {f = 1} END {exit !f}' /proc/kallsyms ||
+		fail "no jump_label_update() in /proc/kallsyms: cannot watch the static keys"
+	# what a test that died left
+	[ ! -d $rd_keys_trace ] || rmdir $rd_keys_trace
+	echo -:rd_keys >>$trace/kprobe_events 2>/dev/null || true
+	echo 'p:rd_keys jump_label_update key=$arg1:x64' >>$trace/kprobe_events ||
+		fail "cannot put a kprobe on jump_label_update()"
+	on_exit "echo -:rd_keys >>$trace/kprobe_events"
+	mkdir $rd_keys_trace
+	on_exit "rmdir $rd_keys_trace"
+	echo 1 >$rd_keys_trace/events/kprobes/rd_keys/enable
+	on_exit "echo 0 >$rd_keys_trace/events/kprobes/rd_keys/enable"
+}
+
+# rd_keys_switches: "NAME COUNT" for each static key of the loaded module,
+# the times it switched since rd_keys_watch.
+rd_keys_switches() {
+	local key addr
+	for key in "${rd_static_keys[@]}"; do
+		addr=$(awk -v k="$key" '$3 == k && $4 == "[ramdisk]" {print $1}' /proc/kallsyms)
+		[ -n "$addr" ] || fail "no $key of the module in /proc/kallsyms"
+		echo "$key $(grep -c "key=0x$addr\$" $rd_keys_trace/trace || true)"
+	done
+}
+
+# rd_keys_held: the module, loaded with hold_keys=1 after rd_keys_watch,
+# switched each static key once, at the load, and none since: no kernel
+# text was patched under the test's I/O.
+rd_keys_held() {
+	local key n switches
+	assert_eq "$(cat /sys/module/ramdisk/parameters/hold_keys)" 1 "hold_keys"
+	switches=$(rd_keys_switches)
+	while read -r key n; do
+		[ "$n" -gt 0 ] || fail "$key never switched on, not even at the load: is the watch blind?"
+		[ "$n" = 1 ] || fail "$key switched $n times, want once (at the load): kernel text was patched under I/O"
+	done <<<"$switches"
 }
 
 # rmmod retried briefly: udev may still hold a freshly removed disk open.

@@ -27,6 +27,8 @@ cases=(
 	"allocated_pages=5|allocated_pages is read-only"
 	"copy=fast|copy 'fast' is not auto, memcpy, copy_page or unrolled"
 	"spare_pages=4097|insmod: spare_pages 4097 is above 4096"
+	"hold_keys=2|hold_keys '2' is not a number from 0 to 1"
+	"hold_keys=yes|hold_keys 'yes' is not a number from 0 to 1"
 )
 
 for c in "${cases[@]}"; do
@@ -47,12 +49,15 @@ done
 
 # The largest sizes that are valid load, sparse: nothing is allocated.
 for params in "size=4096 block_size=4096" "size=8388607T max_part=255 mem_limit=1M" \
-	"nr_devices=64 size=4k"; do
+	"nr_devices=64 size=4k" "hold_keys=1 size=64M"; do
 	echo "insmod ramdisk.ko $params (valid)"
 	# shellcheck disable=SC2086
 	load_module $params
 	assert_eq "$(cat /sys/module/ramdisk/parameters/allocated_pages)" 0 "pages after '$params'"
 	[ -b /dev/ramdisk0 ] || fail "no /dev/ramdisk0 after '$params'"
+	want_hold=0
+	[[ $params != *hold_keys=1* ]] || want_hold=1
+	assert_eq "$(cat /sys/module/ramdisk/parameters/hold_keys)" "$want_hold" "hold_keys after '$params'"
 	unload_module
 done
 echo ok

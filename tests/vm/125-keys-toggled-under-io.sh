@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: the static keys of the fault layers and of checkpoints, switched on and off hundreds of times while reads run on the other CPU: no oops, every read served, the data unchanged
+# DESCRIPTION: the static keys of the fault layers and of checkpoints, switched on and off hundreds of times while reads run on the other CPU: no oops, every read served, the data unchanged, and the tests' watch of the keys counts every switch
 # KERNELS: last
 # VMOPTS: --single-thread
 . "${0%/*}/../lib/common.sh"
@@ -9,9 +9,12 @@ require_cmd fio jq taskset cmp dd
 
 # Switching a key rewrites the code of rd_submit_bio while the other CPU runs
 # it. The kernel's way of patching text holds; QEMU's thread per vCPU does
-# not (Documentation/development.md), hence --single-thread.
+# not (Documentation/development.md), hence --single-thread; the race
+# tests load the module with hold_keys instead, and prove with the watch
+# (rd_keys_watch) that no key switched: here it must count every switch.
 [ "$(nproc)" -ge 2 ] || skip "needs two CPUs, one for the reads and one for the switching"
 
+rd_keys_watch
 load_module nr_devices=0
 rd_configure keys size=16M power=1
 dev=$RD_DEV
@@ -65,4 +68,10 @@ assert_eq "$(sed -n '/^{/,$p' "$RD_TMP/fio.json" | jq '.jobs[0].error')" 0 "fio'
 	fail "only $((after - before)) reads ran during $switches rounds of switching"
 assert_eq "$(sysfs_stat "$rd" fault_errors)" 0 "fault_errors"
 cmp "$dev" "$RD_TMP/data" -n 4194304 || fail "the data changed under the switching"
+# Each round switched each key on and off, and nothing else did: the
+# watch that tells the race tests no key switched sees every switch.
+seen=$(rd_keys_switches)
+while read -r key n; do
+	assert_eq "$n" $((2 * switches)) "switches of $key seen by rd_keys_watch"
+done <<<"$seen"
 echo "$switches rounds (6 key switches each), $((after - before)) reads during them"
