@@ -1,13 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: checkpoints: taking one copies no data, a write or discard after it costs the pages it changes (checkpoint_pages, mem_limit), rollback brings the data back bit for bit and frees them, an open or mounted device is not rolled back, a checkpoint taken under a busy ext4 rolls back to a state ext4 recovers, bad input is refused with the list unchanged
+# DESCRIPTION: checkpoints: taking one copies no data, a write or discard after it costs the pages it changes (checkpoint_pages, mem_limit), rollback brings the data back bit for bit and frees them, an open or mounted device is not rolled back, a checkpoint taken under a busy ext4 rolls back to a state ext4 recovers, bad input is refused with the list unchanged; with hold_keys no static key switches under its I/O
 # KERNELS: last
-# VMOPTS: --single-thread
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd dd md5sum blkdiscard mkfs.ext4 e2fsck
 
-load_module nr_devices=0
+# hold_keys: the first checkpoint below is taken under a busy ext4, and
+# a thread per vCPU must not see its static key patched in
+# (Documentation/development.md); rd_keys_held proves none was.
+rd_keys_watch
+load_module nr_devices=0 hold_keys=1
 grep -q checkpoints "$RD_CONFIGFS/features" || fail "features does not list checkpoints"
 rd_configure ck size=64M power=1
 dev=$RD_DEV
@@ -119,9 +122,7 @@ ck_write limit rollback
 assert_eq "$(sum)" "$base_sum" "data after rolling back past the failed write"
 ck_write -limit checkpoints
 
-# ext4: a checkpoint taken while files are being written and synced (the
-# first checkpoint, so its static key is patched in during that I/O: hence
-# --single-thread, Documentation/development.md)
+# ext4: a checkpoint taken while files are being written and synced
 # rolls back to a state ext4 recovers (the journal replays at mount) and
 # e2fsck finds clean; the files synced before it are there.
 mnt=$RD_TMP/mnt
@@ -168,4 +169,5 @@ rd_set ck power=0 || fail "power=0"
 assert_eq "$(cat "$ckpts")" "" "checkpoints of an unpowered device"
 refused checkpoints "+off" "No such device" "checkpoints needs a powered device"
 refused rollback "off" "No such device" "rollback needs a powered device"
+rd_keys_held
 echo "PASS: checkpoints share pages, roll back exactly and refuse what they must"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: checkpoints taken and dropped again and again while two writers share every page (one its first half, one its second): fio verifies every block, so no write is lost to a copy-on-write that raced a drop or the other half's copy
+# DESCRIPTION: checkpoints taken and dropped again and again while two writers share every page (one its first half, one its second): fio verifies every block, so no write is lost to a copy-on-write that raced a drop or the other half's copy; with hold_keys, on a thread per vCPU, no static key switched
 # KERNELS: last
 # VMOPTS: --cpus 3
 . "${0%/*}/../lib/common.sh"
@@ -21,15 +21,14 @@ require_cmd fio jq
 # Three vCPUs: two writers and the taking and dropping.
 [ "$(nproc)" -ge 3 ] || skip "needs three CPUs"
 
-load_module nr_devices=0
+# hold_keys keeps the checkpoints' static key on, so that the loop below
+# patches no kernel text under the writes (see test 125), while every
+# page stays the device's alone between takes.
+rd_keys_watch
+load_module nr_devices=0 hold_keys=1
 rd_configure drop size=16M power=1
 dev=$RD_DEV
 ckpts=$RD_CONFIGFS/drop/checkpoints
-
-# Taken on the empty device, base holds no page: it keeps the checkpoints'
-# static key on, so that the loop below patches no kernel text (see
-# test 125), while every page stays the device's alone between takes.
-echo +base >"$ckpts"
 
 # Each job writes its 2 KiB half of each of the first 16 pages, then
 # reads all of it back, again and again.
@@ -74,4 +73,5 @@ assert_eq "$(sed -n '/^{/,$p' "$RD_TMP/fio.json" | jq -c '[.jobs[].error]')" "[0
 	"the errors of fio's two jobs"
 during=$(($(writes) - before))
 [ "$during" -gt "$rounds" ] || fail "only $during writes ran during $rounds takes and drops"
+rd_keys_held
 echo "$rounds takes and drops, $during writes during them"

@@ -1,7 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: rdfuzz, a short seeded run over configfs, ioctls and sysfs: no report, no oops, a dry run of the same seed draws the same steps, nothing left behind
-# VMOPTS: --single-thread
+# DESCRIPTION: rdfuzz, a short seeded run over configfs, ioctls and sysfs: no report, no oops, a dry run of the same seed draws the same steps, nothing left behind, and with hold_keys no static key switched under its I/O
 . "${0%/*}/../lib/common.sh"
 require_root
 
@@ -11,7 +10,12 @@ rdfuzz=$RD_BIN/rdfuzz
 seed=${RD_FUZZ_SEED:-20261130}
 steps=${RD_FUZZ_STEPS:-6000}
 
-load_module nr_devices=0
+# rdfuzz sets bad blocks and fault rules while it does I/O: with
+# hold_keys their static keys stay on, so a thread per vCPU sees no kernel
+# text patched under I/O (Documentation/development.md), as
+# rd_keys_held checks at the end.
+rd_keys_watch
+load_module nr_devices=0 hold_keys=1
 # rdfuzz makes and removes items of its own: remove whatever it left
 on_exit 'for d in "$RD_CONFIGFS"/*/; do [ -d "$d" ] && { echo 0 >"$d/power"; rmdir "$d"; }; done'
 
@@ -50,4 +54,5 @@ cmp "$RD_TMP/first.draws" "$RD_TMP/dry.draws" || fail "seed $seed did not replay
 left=$(find "$RD_CONFIGFS" -mindepth 1 -maxdepth 1 -type d | wc -l)
 assert_eq "$left" 0 "configfs directories left by rdfuzz"
 assert_eq "$(cat /sys/module/ramdisk/parameters/allocated_pages)" 0 "module pages after rdfuzz"
+rd_keys_held
 echo "seed $seed: $steps steps, replayed by a dry run, $verified bytes verified, no report"

@@ -1,7 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: make stress in brief (10 s, one file-system power cut each): every workload runs, verifies and counts, so the stress script cannot rot
-# VMOPTS: --single-thread
 # KERNELS: first
 . "${0%/*}/../lib/common.sh"
 require_root
