@@ -761,6 +761,9 @@ static void rd_cfg_release(struct config_item *item)
 {
 	struct rd_cfg_item *c = to_rd_cfg_item(item);
 
+	/* rd_cfg_drop_item() keeps a device's item: this cannot be one */
+	if (WARN_ON_ONCE(c->dev))
+		return;
 	rd_fault_sched_destroy(c->cfg.fault_sched);
 	rd_bb_destroy(c->cfg.badblocks);
 	kfree(c);
@@ -808,17 +811,31 @@ out_free_item:
 	return ERR_PTR(-ENOMEM);
 }
 
-/* A powered item is pinned, so only unpowered ones reach here. */
+/*
+ * A powered item is pinned (rd_cfg_power_on()), so configfs refuses its
+ * rmdir and only unpowered ones reach here. Should a powered one come all
+ * the same, and its device refuse to go (open, or read by clones), the
+ * item is not released: the device reads its bad blocks and fault rules
+ * on every bio. The directory is gone by now, so the device can never be
+ * powered off; it keeps the item's reference, and a reference on the
+ * module so that its code stays too. A leak, on a path that cannot be
+ * taken, in place of a use after free.
+ */
 static void rd_cfg_drop_item(struct config_group *group, struct config_item *item)
 {
 	struct rd_cfg_item *c = to_rd_cfg_item(item);
+	bool orphaned = false;
 
 	mutex_lock(&rd_lock);
 	if (WARN_ONCE(c->dev, "ramdisk: %s: rmdir of a powered configuration\n",
-		      config_item_name(item)))
-		rd_cfg_power_off(c);
+		      config_item_name(item)) &&
+	    rd_cfg_power_off(c)) {
+		__module_get(THIS_MODULE);
+		orphaned = true;
+	}
 	mutex_unlock(&rd_lock);
-	config_item_put(item);
+	if (!orphaned)
+		config_item_put(item);
 }
 
 /*

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: configfs mkdir/power/rmdir: defaults, lowest free index, attributes reach the device, re-created devices read zeros, rmdir refused while powered
+# DESCRIPTION: configfs mkdir/power/rmdir: defaults, lowest free index, attributes reach the device, re-created devices read zeros, rmdir refused while powered, also after a failed power-off, the bad blocks and fault rules kept
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd blockdev udevadm
@@ -83,6 +83,32 @@ rmdir "$cfg/three"
 [ ! -e /sys/block/ramdisk4 ] || fail "ramdisk4 survived power-off and rmdir"
 mkdir "$cfg/three"
 assert_eq "$(cat "$cfg/three/power")" 0 "power of a re-made directory"
+
+# A power-off that fails (the disk is open) leaves the directory pinned:
+# rmdir stays refused, and the bad blocks and fault rules, which the
+# device reads on every bio, stay the item's and keep working. (rmdir of
+# a powered directory never reaches the module, so its own guard, which
+# keeps such an item and its lists for good, cannot be reached here.)
+echo 1 >"$cfg/three/power"
+three=/dev/ramdisk$(cat "$cfg/three/index")
+udevadm settle
+echo "+8-15" >"$cfg/three/badblocks"
+echo "+write every=1 drop" >"$cfg/three/fault_schedule"
+exec 3<"$three"
+expect_fail sh -c "echo 0 >$cfg/three/power"
+if err=$(rmdir "$cfg/three" 2>&1); then
+	fail "rmdir after a failed power-off succeeded"
+fi
+grep -q "busy" <<<"$err" || fail "rmdir after a failed power-off said: $err"
+dd if="$three" of=/dev/null bs=512 skip=8 count=1 iflag=direct status=none 2>/dev/null &&
+	fail "a bad block read after the refused rmdir"
+drops=$(sysfs_stat "$three" fault_drops)
+dd if=/dev/urandom of="$three" bs=4K seek=4 count=1 oflag=direct status=none ||
+	fail "a dropped write failed after the refused rmdir"
+assert_eq "$(sysfs_stat "$three" fault_drops)" $((drops + 1)) "fault_drops after the refused rmdir"
+exec 3<&-
+udevadm settle
+echo 0 >"$cfg/three/power"
 
 # rmmod is refused while configfs directories exist, allowed after.
 expect_fail rmmod ramdisk
