@@ -29,6 +29,9 @@
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/path.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/security.h>
@@ -287,16 +290,31 @@ struct rd_fw_entry {
 };
 
 /*
- * The root of init's file system, which a path lookup from it resolves in
- * init's mount namespace: the kernel's own view, as the firmware loader
- * uses it. PID 1 shares init_task's fs_struct (CLONE_FS), so this is the
- * root it switched to after the initramfs. The caller puts the path.
+ * The root of init, PID 1 of the initial PID namespace, which a path
+ * lookup from it resolves in init's mount namespace: the system's view,
+ * whatever the caller's root and namespaces. Not init_task's (PID 0), as
+ * the firmware loader takes: 6.1 and 6.12 share it with PID 1, but on 7.3
+ * it stayed at the initramfs PID 1 switched away from, where no sysfs is
+ * mounted (test 330). The caller puts the path.
  */
-static void rd_fw_root(struct path *root)
+static int rd_fw_root(struct path *root)
 {
-	task_lock(&init_task);
-	get_fs_root(init_task.fs, root);
-	task_unlock(&init_task);
+	struct task_struct *init;
+	int err = -ESRCH;
+
+	rcu_read_lock();
+	init = get_pid_task(find_pid_ns(1, &init_pid_ns), PIDTYPE_PID);
+	rcu_read_unlock();
+	if (!init)
+		return err;
+	task_lock(init);
+	if (init->fs) {
+		get_fs_root(init->fs, root);
+		err = 0;
+	}
+	task_unlock(init);
+	put_task_struct(init);
+	return err;
 }
 
 /* Reads entry i of the firmware map under root; -ENOENT past its last entry. */
@@ -333,6 +351,14 @@ static int rd_fw_read_entry(const struct path *root, unsigned int i, struct rd_f
 	return 0;
 }
 
+/* No map to judge [start, end) by: -ENODATA for the EFI one, else /sys's. */
+static int rd_fw_unreadable(u64 start, u64 end, int err, const char *who)
+{
+	pr_warn("%s: refusing phys range 0x%llx-0x%llx: cannot read the firmware's memory map (%s: %d), so cannot tell memory set aside with memmap= from firmware memory\n",
+		who, start, end - 1, err == -ENODATA ? "EFI memory map" : RD_FW_MEMMAP, err);
+	return -EOPNOTSUPP;
+}
+
 /*
  * Whether [start, end) is RAM the administrator took from the kernel with
  * memmap=: every byte of it RAM in the firmware's memory map, and on an EFI
@@ -351,8 +377,10 @@ static int rd_phys_check_firmware(u64 start, u64 end, const char *who)
 	int err = 0;
 
 	if (efi_enabled(EFI_BOOT) && !efi_enabled(EFI_MEMMAP))
-		err = -ENODATA; /* efi=noruntime: the EFI memory map is gone */
-	rd_fw_root(&root);
+		return rd_fw_unreadable(start, end, -ENODATA, who);
+	err = rd_fw_root(&root);
+	if (err)
+		return rd_fw_unreadable(start, end, err, who);
 	for (i = 0; !err && i < RD_FW_MAX_ENTRIES; i++) {
 		err = rd_fw_read_entry(&root, i, &e);
 		if (err == -ENOENT && i > 0) {
@@ -379,12 +407,8 @@ static int rd_phys_check_firmware(u64 start, u64 end, const char *who)
 		nr_ram++;
 	}
 	path_put(&root);
-	if (err) {
-		pr_warn("%s: refusing phys range 0x%llx-0x%llx: cannot read the firmware's memory map (%s: %d), so cannot tell memory set aside with memmap= from firmware memory\n",
-			who, start, end - 1, err == -ENODATA ? "EFI memory map" : RD_FW_MEMMAP,
-			err);
-		return -EOPNOTSUPP;
-	}
+	if (err)
+		return rd_fw_unreadable(start, end, err, who);
 	if (!owner && start < RD_PHYS_LOW_FIRMWARE)
 		owner = "the first MiB";
 	if (!owner)
