@@ -668,15 +668,15 @@ void rd_pages_sharing_put(void)
 }
 
 /*
- * Clears the mark of the pages that, once the checkpoint lets go, the
- * device's live index alone holds. The mark was set by a clone of this
- * checkpoint, copying a page the device had not changed: the clones are
- * gone, the device's queue is frozen, and a clone of another checkpoint
- * that held the page would hold it still through that checkpoint. So no
- * writer has such a page in hand, and without the mark the device's next
- * write goes into it in place rather than copying it for nothing.
+ * Calls visit() on every page of the checkpoint, in index order, inside
+ * rcu_read_lock() and rd_share_lock, whose holder counts and marks visit()
+ * may read and change. One page at a time, so that a checkpoint of
+ * millions of pages lets the CPU go between them.
  */
-static void rd_pages_checkpoint_unmark(struct rd_page_store *ps, struct rd_store_checkpoint *ck)
+static void rd_pages_checkpoint_walk(struct rd_page_store *ps, struct rd_store_checkpoint *ck,
+				     void (*visit)(struct rd_page_store *ps, pgoff_t index,
+						   struct page *page, void *arg),
+				     void *arg)
 {
 	pgoff_t index = 0;
 	struct page *page;
@@ -685,10 +685,9 @@ static void rd_pages_checkpoint_unmark(struct rd_page_store *ps, struct rd_store
 		rcu_read_lock();
 		index = rd_index_find(&ck->index, index);
 		page = index == RD_INDEX_NONE ? NULL : rd_index_lookup(&ck->index, index);
-		if (page && rd_index_lookup(&ps->index, index) == page) {
+		if (page) {
 			spin_lock(&rd_share_lock);
-			if (page_private(page) == (RD_PAGE_LEFT_INDEX | 1))
-				set_page_private(page, 1);
+			visit(ps, index, page, arg);
 			spin_unlock(&rd_share_lock);
 		}
 		rcu_read_unlock();
@@ -699,12 +698,29 @@ static void rd_pages_checkpoint_unmark(struct rd_page_store *ps, struct rd_store
 	}
 }
 
+/*
+ * Clears the mark of a page that, once the checkpoint lets go, the
+ * device's live index alone holds. The mark was set by a clone of this
+ * checkpoint, copying a page the device had not changed: the clones are
+ * gone, the device's queue is frozen, and a clone of another checkpoint
+ * that held the page would hold it still through that checkpoint. So no
+ * writer has such a page in hand, and without the mark the device's next
+ * write goes into it in place rather than copying it for nothing.
+ */
+static void rd_pages_unmark_live(struct rd_page_store *ps, pgoff_t index, struct page *page,
+				 void *unused)
+{
+	if (rd_index_lookup(&ps->index, index) == page &&
+	    page_private(page) == (RD_PAGE_LEFT_INDEX | 1))
+		set_page_private(page, 1);
+}
+
 /* With the device's queue frozen, or once no I/O can reach it; no clone is left. */
 static void rd_pages_checkpoint_free(struct rd_store *store, struct rd_store_checkpoint *ck)
 {
 	struct rd_page_store *ps = to_page_store(store);
 
-	rd_pages_checkpoint_unmark(ps, ck);
+	rd_pages_checkpoint_walk(ps, ck, rd_pages_unmark_live, NULL);
 	rd_index_destroy(&ck->index, rd_pages_checkpoint_release, ps);
 	kfree(ck);
 }
@@ -767,30 +783,20 @@ static int rd_pages_rollback(struct rd_store *store, struct rd_store_checkpoint 
 	return 0;
 }
 
+/* A page that only the checkpoint holds, which dropping it would give back. */
+static void rd_pages_count_own(struct rd_page_store *ps, pgoff_t index, struct page *page,
+			       void *own)
+{
+	*(long *)own += !rd_page_holders(page);
+}
+
 /* What dropping the checkpoint would give back: the pages that only it holds. */
 static void rd_pages_checkpoint_usage(struct rd_store *store, struct rd_store_checkpoint *ck,
 				      long *pages, long *own)
 {
-	pgoff_t index = 0;
-	struct page *page;
-
 	*pages = ck->pages;
 	*own = 0;
-	for (;;) {
-		rcu_read_lock();
-		index = rd_index_find(&ck->index, index);
-		page = index == RD_INDEX_NONE ? NULL : rd_index_lookup(&ck->index, index);
-		if (page) {
-			spin_lock(&rd_share_lock);
-			*own += !rd_page_holders(page);
-			spin_unlock(&rd_share_lock);
-		}
-		rcu_read_unlock();
-		if (!page)
-			return;
-		index++;
-		cond_resched();
-	}
+	rd_pages_checkpoint_walk(to_page_store(store), ck, rd_pages_count_own, own);
 }
 
 /*
