@@ -5,8 +5,9 @@
 # Runs in the guest (tests/stress/run boots it; test 620 runs it briefly).
 # Environment:
 #   RD_STRESS_SECONDS   how long the workloads run (default 60)
-#   RD_POWER_CUTS       cuts per file system for tests/vm/305-fs-power-cut.sh;
-#                       0 leaves that test out (default 0)
+#   RD_POWER_CUTS       cuts per file system for tests/vm/305-fs-power-cut.sh
+#                       at least; ext4 and xfs go on cutting until the
+#                       workloads end; 0 leaves that test out (default 0)
 #   RD_SEED             the seed of everything random here (default: random,
 #                       printed; rdfuzz and test 305 get seeds made from it)
 #   RD_HOLD_KEYS        1 (default): the module is loaded with hold_keys=1,
@@ -47,7 +48,8 @@ if [ "$cuts" -gt 0 ]; then
 	fs_cut_tmp=$RD_TMP/305
 	mkdir -p "$fs_cut_tmp"
 	(cd "$fs_cut_tmp" && RD_TMP=$fs_cut_tmp RD_REASON_FILE=$fs_cut_tmp.reason \
-		RD_POWER_CUTS=$cuts RD_SEED=$seed "$RD_TOP/tests/vm/305-fs-power-cut.sh" \
+		RD_POWER_CUTS=$cuts RD_CUT_SECONDS=$secs RD_SEED=$seed \
+		"$RD_TOP/tests/vm/305-fs-power-cut.sh" \
 		>"$RD_TMP/305.log" 2>&1) &
 	fs_cut_pid=$!
 	for ((i = 0; i < 600; i++)); do
@@ -239,13 +241,24 @@ for pid in "${pids[@]}"; do
 	wait "$pid" || true
 done
 
+# Test 305's last line: "fs-cuts: ext4 N xfs N ext2 N ext2-repaired N
+# files N bytes N", the fsync'd files it found intact and their bytes
 fs_cuts=0
+fs_line="none"
 if [ -n "$fs_cut_pid" ]; then
 	status=0
 	wait "$fs_cut_pid" || status=$?
-	tail -n 3 "$RD_TMP/305.log"
+	# every cut's line, for the soak's figures
+	sed 's/^/305: /' "$RD_TMP/305.log"
 	[ "$status" = 0 ] || fail "test 305 failed: $(cat "$RD_TMP/305.reason")"
-	fs_cuts=$((3 * cuts))
+	fs_line=$(sed -n 's/^fs-cuts: //p' "$RD_TMP/305.log")
+	read -r _ ext4 _ xfs _ ext2 _ repaired _ files _ bytes <<<"$fs_line"
+	for v in ext4 xfs ext2 repaired files bytes; do
+		[[ ${!v:-} =~ ^[0-9]+$ ]] || fail "test 305 printed no count of $v: '$fs_line'"
+	done
+	fs_cuts=$((ext4 + xfs + ext2))
+	echo "verified $bytes" >"$stats/fs-cuts"
+	fs_line="ext4 $ext4 xfs $xfs ext2 $ext2 (repaired $repaired), fsync'd files verified $files"
 fi
 
 sum() { cat "$stats"/* 2>/dev/null | awk -v k="$1" '$1 == k { s += $2 } END { print s + 0 }'; }
@@ -278,8 +291,8 @@ assert_eq "$(pages)" 0 "module pages after every device was removed"
 verified=$(sum verified)
 fuzz_reports=$(sum reports)
 cycles=$(sum cycles)
-echo "stress: devices $((5 + cycles + (cuts > 0))), duration $secs s," \
+echo "stress: devices $((5 + cycles + 3 * (cuts > 0))), duration $secs s," \
 	"bytes verified $verified, cuts survived $(($(sum cuts) + fs_cuts))," \
 	"fuzz iterations $(sum steps), discards $(sum discards), mem_limit hits $(sum limit_hits)," \
-	"reports found $fuzz_reports"
+	"reports found $fuzz_reports, fs cuts $fs_line"
 [ "$fuzz_reports" = 0 ] || fail "rdfuzz found $fuzz_reports problems"
