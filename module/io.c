@@ -21,6 +21,7 @@
 #include "fault_schedule.h"
 #include "ramdisk.h"
 #include "store.h"
+#include "test_hooks.h"
 #include "throttle.h"
 #include "write_log.h"
 #include "zones.h"
@@ -433,6 +434,7 @@ static noinline void rd_submit_bio_layered(struct rd_device *rd, struct bio *bio
 	else
 		bio->bi_status = rd_dispatch(rd, rd->store, bio);
 end:
+	rd_test_delay(RD_TEST_SERVED_UNLOGGED);
 	if (logged)
 		rd_wlog_after(rd, bio, &wb);
 	/* a timeout is a command that never answered: it ends after the host waited */

@@ -19,6 +19,11 @@ enum rd_test_point {
 	 * looked at whether it may write it in place
 	 */
 	RD_TEST_WRITE_LOOKED_UP,
+	/*
+	 * io.c, the layered path: a bio was served (or failed) and the write
+	 * log has not yet been told how it ended
+	 */
+	RD_TEST_SERVED_UNLOGGED,
 };
 
 #ifdef RD_TEST_HOOKS

@@ -8,7 +8,12 @@
  * completed before a flush was submitted is logged before it; one that
  * completed later is logged after it and so is not covered by it, which is
  * the block layer's contract: a flush makes durable what had completed
- * when it was issued. A flush that then fails is marked so. A write that
+ * when it was issued. A flush that then fails is marked so: the device
+ * served it or not, and the log says which. A flush the device served
+ * stays unmarked even when its caller is told otherwise later (a
+ * completion that a latency or a fault rule's delay_us holds past a power
+ * cut fails with EIO): what the flush wrote back is on the durable
+ * store, so the log's crash states hold it, as the device does. A write that
  * fails is not logged, even where part of it reached the pages (a bad
  * sector in the middle): the caller was told it did not happen.
  *
@@ -58,8 +63,6 @@ struct rd_wlog {
 	/* orders the entries: taken for each one appended */
 	struct mutex lock;
 	struct xarray items; /* by seq, from 0 without gaps */
-	/* the rd_wlog_bio of each flush logged and not yet completed */
-	struct list_head flushes;
 	u64 nr;
 	u64 bytes; /* entries and data, charged to limit */
 	u64 limit;
@@ -102,8 +105,7 @@ static void rd_wlog_overflow(struct rd_device *rd, struct rd_wlog *log)
 /*
  * Appends item, or frees it when the log records no more: its seq, or
  * U64_MAX. Outgrowing the limit or the memory stops the log, once. A
- * flush's wb goes on the list of flushes not yet completed, in the same
- * section, so that a power cut finds every flush it may fail.
+ * flush's seq goes to its wb, for rd_wlog_after() to mark it failed.
  */
 static u64 rd_wlog_append(struct rd_device *rd, struct rd_wlog *log, struct rd_wlog_item *item,
 			  struct rd_wlog_bio *wb)
@@ -126,10 +128,8 @@ static u64 rd_wlog_append(struct rd_device *rd, struct rd_wlog *log, struct rd_w
 		goto drop;
 	}
 	seq = log->nr++;
-	if (wb) {
+	if (wb)
 		wb->flush_seq = seq;
-		list_add_tail(&wb->flush_node, &log->flushes);
-	}
 	/* read without the lock by rd_wlog_before()'s early limit check */
 	WRITE_ONCE(log->bytes, log->bytes + rd_wlog_cost(item));
 	mutex_unlock(&log->lock);
@@ -258,13 +258,10 @@ void rd_wlog_after(struct rd_device *rd, struct bio *bio, struct rd_wlog_bio *wb
 	struct rd_wlog_item *item;
 
 	/* the log that rd_wlog_before() used: stopping it froze the queue */
-	if (wb->flush_seq != U64_MAX) {
+	if (wb->flush_seq != U64_MAX && bio->bi_status) {
 		mutex_lock(&log->lock);
-		list_del(&wb->flush_node);
-		if (bio->bi_status) {
-			item = xa_load(&log->items, wb->flush_seq);
-			WRITE_ONCE(item->flags, item->flags | RAMDISK_WLOG_FAILED);
-		}
+		item = xa_load(&log->items, wb->flush_seq);
+		WRITE_ONCE(item->flags, item->flags | RAMDISK_WLOG_FAILED);
 		mutex_unlock(&log->lock);
 	}
 	item = wb->entry;
@@ -282,25 +279,19 @@ void rd_wlog_after(struct rd_device *rd, struct bio *bio, struct rd_wlog_bio *wb
  * device acknowledged up to the cut, and the cut is the crash at its end:
  * what no completed flush covers may be lost, which is what the cut did.
  * Nothing after it goes in, so no later flush claims the lost writes
- * durable. A flush logged and not yet completed promised its caller
- * nothing: those that ran before the cut may have made writes durable,
- * those that run after it find the cache emptied by the cut, so each is
- * marked failed, as its caller could count on none of them.
+ * durable. A flush logged before the cut and not yet served runs after
+ * it, fails (the power generation moved) and is marked failed then, in
+ * rd_wlog_after(); one served before it made its writes durable, and
+ * stays as it is, whenever its entry is completed.
  */
 void rd_wlog_cut(struct rd_device *rd)
 {
 	struct rd_wlog *log = rd->wlog;
-	struct rd_wlog_item *item;
-	struct rd_wlog_bio *wb;
 
 	if (!log)
 		return;
 	mutex_lock(&log->lock);
 	if (log->state == RAMDISK_WLOG_RECORDING) {
-		list_for_each_entry(wb, &log->flushes, flush_node) {
-			item = xa_load(&log->items, wb->flush_seq);
-			WRITE_ONCE(item->flags, item->flags | RAMDISK_WLOG_FAILED);
-		}
 		WRITE_ONCE(log->state, RAMDISK_WLOG_CUT);
 		pr_info("ramdisk%d: a power cut ended the write log after %llu entries\n",
 			rd->index, log->nr);
@@ -342,7 +333,6 @@ static int rd_wlog_start(struct rd_device *rd, const char *who, const char *ck, 
 	kref_init(&log->ref);
 	mutex_init(&log->lock);
 	xa_init(&log->items);
-	INIT_LIST_HEAD(&log->flushes);
 	log->limit = limit;
 	log->state = RAMDISK_WLOG_RECORDING;
 	if (!ck) {

@@ -97,7 +97,8 @@ enum ramdisk_wlog_state {
 	/*
 	 * A power cut (writeback mode) ended it: the entries are what the
 	 * device acknowledged up to the cut, and the cut is a crash at their
-	 * end; a flush not completed at the cut is marked failed
+	 * end; a flush logged before the cut that the cut kept from running
+	 * is marked failed, one that ran before it is not
 	 */
 	RAMDISK_WLOG_CUT = 5,
 };

@@ -189,6 +189,33 @@ done
 echo -rdcrash-base >"$cfs/wl/checkpoints"
 "$ctl" wlog wl clear
 
+echo "a flush served before a cut whose completion a delay holds past it: EIO to its caller, durable in the log as on the device"
+"$ctl" wlog wl start
+head -c 4096 /dev/urandom >"$RD_TMP/flushed"
+dd if="$RD_TMP/flushed" of="$dev" bs=4k seek=500 oflag=direct status=none
+# the flush is served, then its completion waits 3 s: the cut comes first
+echo "+flush every=1 delay_us=3000000" >"$cfs/wl/fault_schedule"
+xfs_io -c fsync "$dev" 2>"$RD_TMP/fsync.err" &
+fsync_pid=$!
+on_exit "kill $fsync_pid 2>/dev/null"
+for _ in $(seq 50); do
+	[ "$("$ctl" wlog wl show --raw --noheadings | wc -l)" -ge 2 ] && break
+	sleep 0.1
+done
+sleep 0.5
+echo 1 >"$cfs/wl/power_cut"
+fsync_status=0
+wait "$fsync_pid" || fsync_status=$?
+echo clear >"$cfs/wl/fault_schedule"
+[ "$fsync_status" != 0 ] || fail "a flush whose completion a power cut interrupted succeeded"
+cmp "$RD_TMP/flushed" <(dd if="$dev" bs=4k skip=500 count=1 iflag=direct status=none) ||
+	fail "the cut lost a write that a served flush had made durable"
+assert_eq "$(state wl)" cut "write_log after a cut during a delayed flush"
+"$ctl" wlog wl show --json >"$RD_TMP/log.json"
+assert_eq "$(jq -c '[.write_log[] | [.type, .flags]]' "$RD_TMP/log.json")" \
+	'[["write","-"],["flush","-"]]' "the entries of a log cut while a served flush's completion waited"
+"$ctl" wlog wl clear
+
 echo "a rollback while the log records is refused; once it stopped, it is not"
 "$ctl" wlog wl start
 dd if=/dev/urandom of="$dev" bs=4k count=1 seek=400 oflag=direct status=none

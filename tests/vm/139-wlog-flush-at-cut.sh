@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# DESCRIPTION: a flush that the device served just before a power cut, its log entry not yet told how it ended, stays in the log as a flush that made its writes durable, as the device made them: the test build holds it between serving and logging while the cut runs, and the write it covered reads back after the cut
+# VMOPTS: --cpus 3
+# KERNELS: last
+. "${0%/*}/../lib/common.sh"
+require_root
+require_cmd dd cmp jq xfs_io
+
+# The window, in rd_submit_bio_layered(): the cache has served the flush
+# (its writes are on the durable store) and the write log has not yet run
+# rd_wlog_after() for it. A cut there used to mark every flush not yet
+# through rd_wlog_after() failed, and so the log said the write below could
+# be lost when the device had made it durable and told the caller so: a
+# crash state built from the log lacked data the application had been
+# promised, a failure the device could not have caused. The test build
+# spins at that point (RD_TEST_SERVED_UNLOGGED) while the cut runs on
+# another vCPU.
+[ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
+[ -f "$RD_TEST_MODULE" ] || fail "$RD_TEST_MODULE is missing (scripts/build-module builds it)"
+RD_MODULE=$RD_TEST_MODULE load_module nr_devices=0
+params=/sys/module/ramdisk/parameters
+[ -w "$params/test_delay_us" ] || fail "$RD_TEST_MODULE has no test_delay_us"
+# must match enum rd_test_point in module/test_hooks.h
+served_unlogged=2
+ctl=$RD_BIN/ramdiskctl
+
+rd_configure fl size=16M cache_mode=writeback power=1
+dev=$RD_DEV
+head -c 4096 /dev/urandom >"$RD_TMP/data"
+"$ctl" wlog fl start
+dd if="$RD_TMP/data" of="$dev" bs=4k seek=8 oflag=direct status=none
+
+echo "a flush held between serving and logging while the cut runs"
+on_exit "echo 0 >$params/test_delay_point"
+echo 3000000 >"$params/test_delay_us"
+echo "$served_unlogged" >"$params/test_delay_point"
+xfs_io -c fsync "$dev" 2>"$RD_TMP/fsync.err" &
+fsync_pid=$!
+# logged at submission, served at once, then held: wait for its entry,
+# then a little more for the cache to serve it
+for _ in $(seq 100); do
+	[ "$("$ctl" wlog fl show --raw --noheadings | wc -l)" -ge 2 ] && break
+	sleep 0.05
+done
+sleep 0.5
+echo 1 >"$RD_CONFIGFS/fl/power_cut"
+fsync_status=0
+wait "$fsync_pid" || fsync_status=$?
+echo 0 >"$params/test_delay_point"
+# had the cut come before the cache served the flush, it would have failed
+[ "$fsync_status" = 0 ] ||
+	fail "the flush failed ($(cat "$RD_TMP/fsync.err")): the cut came before it was served, not inside the window"
+cmp "$RD_TMP/data" <(dd if="$dev" bs=4k skip=8 count=1 iflag=direct status=none) ||
+	fail "the write a served flush covered was lost in the cut"
+assert_eq "$(cat "$RD_CONFIGFS/fl/write_log")" cut "write_log after the cut"
+"$ctl" wlog fl show --json >"$RD_TMP/log.json"
+assert_eq "$(jq -c '[.write_log[] | [.type, .flags]]' "$RD_TMP/log.json")" \
+	'[["write","-"],["flush","-"]]' "the entries of the log (a flush the device served is not failed)"
+"$ctl" wlog fl clear
+echo "flush at cut ok"
