@@ -18,10 +18,11 @@ draw 8 "$RD_TMP/c"
 cmp -s "$RD_TMP/a" "$RD_TMP/c" && fail "seeds 7 and 8 drew the same sequence"
 
 # Every action, and values of each shape, turn up in 4000 steps.
-for what in mkdir rmdir attr power power_cut io sysfs busy show; do
+for what in mkdir rmdir attr power power_cut io sysfs busy show crash; do
 	grep -q "^[0-9]* $what " "$RD_TMP/a" || fail "action $what was never drawn"
 done
-for what in '="0' '="-' '="0x' '\\x' '=""' 'A\*[0-9]' 'writeback' '[0-9]K' '\\n"'; do
+for what in '="0' '="-' '="0x' '\\x' '=""' 'A\*[0-9]' 'writeback' '[0-9]K' '\\n"' \
+	'write_log="start [a-z]' 'rollback="ck:' 'clone_of="slot:[0-9] ck:'; do
 	grep -q -- "$what" "$RD_TMP/a" || fail "no value like '$what' was drawn"
 done
 # a dry run touches nothing, so it has nothing to report

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: rdfuzz, a short seeded run over configfs, ioctls and sysfs: no report, no oops, a dry run of the same seed draws the same steps, nothing left behind, and with hold_keys no static key switched under its I/O
+# DESCRIPTION: rdfuzz, a short seeded run over configfs, ioctls and sysfs, with its models of checkpoints, clones and the write log: no report, no oops, a dry run of the same seed draws the same steps, nothing left behind, and with hold_keys no static key switched under its I/O
 . "${0%/*}/../lib/common.sh"
 require_root
 
@@ -33,13 +33,21 @@ run() {
 run first
 # Every kind of action ran, with real effects: without these the run
 # proves nothing.
-for what in "attr " "power " "io " "sysfs " "busy " "mkdir " "rmdir " " accepted" \
+for what in "attr " "power " "io " "sysfs " "busy " "mkdir " "rmdir " "crash " " accepted" \
 	" write [0-9]*+[0-9]*: ok" " read [0-9]*+[0-9]*: 0 bad" " extents " "BLKDISCARD" \
 	"fault_schedule=\"+" "(injected)"; do
 	grep -q -- "$what" "$RD_TMP/first.log" || fail "the run never did '$what'"
 done
 verified=$(sed -n 's/.* \([0-9]*\) bytes verified.*/\1/p' "$RD_TMP/first.out")
 [ "${verified:-0}" -gt 0 ] || fail "no byte was verified"
+# The crash machinery's models were tried: logs read and compared entry
+# by entry, rollbacks and new clones read back whole against the model.
+read -r logs entries rollbacks clones < <(sed -n \
+	's/^rdfuzz: checked \([0-9]*\) write logs (\([0-9]*\) entries.*read back \([0-9]*\) rollbacks, \([0-9]*\) new clones.*/\1 \2 \3 \4/p' \
+	"$RD_TMP/first.out")
+for n in logs entries rollbacks clones; do
+	[ "${!n:-0}" -gt 0 ] || fail "rdfuzz checked no $n"
+done
 
 # The same seed draws the same steps whatever the kernel answered: a dry
 # run, which answers nothing, draws what the real run drew (the part of
@@ -55,4 +63,4 @@ left=$(find "$RD_CONFIGFS" -mindepth 1 -maxdepth 1 -type d | wc -l)
 assert_eq "$left" 0 "configfs directories left by rdfuzz"
 assert_eq "$(cat /sys/module/ramdisk/parameters/allocated_pages)" 0 "module pages after rdfuzz"
 rd_keys_held
-echo "seed $seed: $steps steps, replayed by a dry run, $verified bytes verified, no report"
+echo "seed $seed: $steps steps, replayed by a dry run, $verified bytes verified, $logs logs ($entries entries), $rollbacks rollbacks and $clones clones checked, no report"

@@ -20,14 +20,45 @@
 #include <time.h>
 #include <unistd.h>
 
-enum action { A_MKDIR, A_RMDIR, A_ATTR, A_POWER, A_CUT, A_IO, A_SYSFS, A_BUSY, A_SHOW, A_NR };
+enum action {
+	A_MKDIR,
+	A_RMDIR,
+	A_ATTR,
+	A_POWER,
+	A_CUT,
+	A_IO,
+	A_SYSFS,
+	A_BUSY,
+	A_SHOW,
+	A_CRASH,
+	A_NR
+};
+
+/* do_io()'s operations: x1 % IO_OPS */
+#define IO_OPS 16
+
+static bool badblocks_errno(int err);
+static bool slot_has_faults(const struct fuzz *f, const struct slot *s);
 
 static const char *const action_names[A_NR] = {
-	"mkdir", "rmdir", "attr", "power", "power_cut", "io", "sysfs", "busy", "show",
+	"mkdir", "rmdir", "attr", "power", "power_cut", "io", "sysfs", "busy", "show", "crash",
 };
 
 /* How often each action is drawn, out of the sum. */
-static const unsigned int action_weights[A_NR] = { 5, 3, 35, 10, 4, 25, 8, 3, 5 };
+static const unsigned int action_weights[A_NR] = { 5, 3, 26, 10, 4, 25, 8, 3, 5, 9 };
+
+/*
+ * The crash machinery's commands, which the attr action reaches one time
+ * in forty-odd: checkpoints, rollbacks, clones and the write log meet
+ * often enough here for the model of each to be tried (x1 % CRASH_OPS
+ * picks); a power cut too, of a device half of whose power-ons here are in
+ * writeback mode, so that cuts meet logs that record.
+ */
+#define CRASH_OPS 12
+static const char *const crash_attrs[CRASH_OPS] = {
+	"checkpoints", "checkpoints", "checkpoints", "rollback",  "rollback",  "clone_of",
+	"write_log",   "write_log",   "write_log",   "write_log", "write_log", "power_cut",
+};
 
 void fuzz_log(struct fuzz *f, const char *fmt, ...)
 {
@@ -194,6 +225,8 @@ static void clone_started(struct fuzz *f, struct slot *s)
 	}
 	memcpy(s->shadow.seq, ck->seq, sizeof(s->shadow.seq));
 	s->shadow.gen = ck->gen;
+	if (s->shadow.trusted)
+		s->verify_pending = VERIFY_CLONE;
 }
 
 /*
@@ -203,14 +236,28 @@ static void clone_started(struct fuzz *f, struct slot *s)
  */
 static void clone_of_resolve(struct fuzz *f, struct value *v)
 {
-	unsigned int k;
+	unsigned int k, n;
 	char name[40];
 
 	if (v->len < 5 || strncmp(v->buf, "slot:", 5) ||
 	    sscanf(v->buf, "slot:%u %39s", &k, name) != 2 || k >= f->nr_slots)
 		return;
+	/* "ck:N": the slot's Nth checkpoint that the model knows, when it has one */
+	if (sscanf(name, "ck:%u", &n) == 1 && f->slots[k].nr_checkpoints)
+		snprintf(name, sizeof(name), "%s",
+			 f->slots[k].checkpoints[n % f->slots[k].nr_checkpoints].name);
 	v->len = (size_t)snprintf(v->buf, sizeof(v->buf), RAMDISK_NAME "%ld %s\n",
 				  slot_read_number(f, &f->slots[k], "index"), name);
+}
+
+/* "ck:N" for rollback: the slot's Nth checkpoint that the model knows, as above. */
+static void rollback_resolve(struct slot *s, struct value *v)
+{
+	unsigned int n;
+
+	if (sscanf(v->buf, "ck:%u", &n) == 1 && s->nr_checkpoints)
+		v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "%s\n",
+					  s->checkpoints[n % s->nr_checkpoints].name);
 }
 
 /* What a store method reads of v: up to a NUL, then its first line. */
@@ -309,10 +356,13 @@ static void rollback_accepted(struct fuzz *f, struct slot *s, const struct value
 		fuzz_report(f,
 			    "rollback to '%.40s', a checkpoint the device did not have, succeeded",
 			    text);
-	if (c && c->seq)
+	if (c && c->seq) {
 		memcpy(s->shadow.seq, c->seq, sizeof(s->shadow.seq));
-	else
+		if (s->shadow.trusted)
+			s->verify_pending = VERIFY_ROLLBACK;
+	} else {
 		memset(s->shadow.seq, 0xff, sizeof(s->shadow.seq));
+	}
 }
 
 /* --- write logs ------------------------------------------------------------ */
@@ -364,8 +414,12 @@ static void slot_sync(struct fuzz *f, struct slot *s)
 
 	slot_path(f, s, "power", path, sizeof(path));
 	on = read_file(path, buf, sizeof(buf)) > 0 && buf[0] == '1';
-	if (on != s->powered)
+	if (on != s->powered) {
 		checkpoints_forget(s);
+		/* a log goes with its device */
+		wlm_reset(&s->wlog);
+		s->verify_pending = VERIFY_NONE;
+	}
 	if (on && !s->powered) {
 		slot_path(f, s, "cache_mode", path, sizeof(path));
 		s->writeback =
@@ -391,6 +445,145 @@ static int slot_open(struct fuzz *f, struct slot *s, char *dev, size_t size)
 	if (fd < 0)
 		fuzz_log(f, " open %s: %s", dev, strerror(errno));
 	return fd;
+}
+
+/* The slot's whole disk, read-only (BLKROSET may be on); -1 when it has none. */
+static int slot_open_ro(struct fuzz *f, struct slot *s)
+{
+	long index = slot_read_number(f, s, "index");
+	char dev[64];
+	int fd;
+
+	if (index < 0)
+		return -1;
+	snprintf(dev, sizeof(dev), "/dev/" RAMDISK_NAME "%ld", index);
+	fd = open(dev, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	if (fd < 0)
+		fuzz_log(f, " open %s: %s", dev, strerror(errno));
+	return fd;
+}
+
+/*
+ * Reads the first SHADOW_BYTES whole and checks every sector against the
+ * model: after a rollback it must be the checkpoint's, on a new clone the
+ * checkpoint's too, and the writes of either side since must not show.
+ */
+static void verify_window(struct fuzz *f, struct slot *s, int fd, const char *what)
+{
+	uint64_t off, checked = 0;
+	unsigned int bad;
+	char why[200];
+	void *buf;
+	ssize_t n;
+
+	if (!s->shadow.trusted || posix_memalign(&buf, 4096, SHADOW_IO_MAX))
+		return;
+	for (off = 0; off < SHADOW_BYTES; off += SHADOW_IO_MAX) {
+		n = pread(fd, buf, SHADOW_IO_MAX, (off_t)off);
+		if (n < 0 && badblocks_errno(errno) && slot_has_faults(f, s))
+			continue;
+		/* a device smaller than the window ends it; blocks above 64K refuse */
+		if (n <= 0) {
+			if (n < 0 && errno != EINVAL)
+				fuzz_report(f, "%s: read %" PRIu64 "+%u: %s", what, off,
+					    SHADOW_IO_MAX, strerror(errno));
+			break;
+		}
+		bad = shadow_check(&s->shadow, buf, off, (uint64_t)n, why, sizeof(why));
+		checked += (uint64_t)n;
+		if (bad) {
+			fuzz_report(f, "%s: slot %s read %" PRIu64 "+%zd: %u bad sectors, first %s",
+				    what, s->name, off, n, bad, why);
+			break;
+		}
+		if (n < (ssize_t)SHADOW_IO_MAX)
+			break;
+	}
+	free(buf);
+	f->bytes_verified += checked;
+	f->windows_verified++;
+	fuzz_log(f, " %s: %" PRIu64 " bytes read back", what, checked);
+}
+
+/* Checks a slot rolled back or a new clone, at the end of the step that made it. */
+static void slot_verify_pending(struct fuzz *f, struct slot *s)
+{
+	int fd;
+
+	if (!s->verify_pending || !s->powered)
+		return;
+	fd = slot_open_ro(f, s);
+	if (fd >= 0) {
+		if (s->verify_pending == VERIFY_ROLLBACK) {
+			verify_window(f, s, fd, "after the rollback");
+			f->rollbacks_verified++;
+		} else {
+			verify_window(f, s, fd, "the new clone");
+			f->clones_verified++;
+		}
+		close(fd);
+	}
+	s->verify_pending = VERIFY_NONE;
+}
+
+/* Reads the slot's write log and compares it with the model; its state or -1. */
+static int slot_wlog_check(struct fuzz *f, struct slot *s)
+{
+	int fd = slot_open_ro(f, s), state;
+
+	if (fd < 0)
+		return -1;
+	state = wlm_check(f, s, fd);
+	close(fd);
+	return state;
+}
+
+static uint64_t slot_write_log_limit(const struct fuzz *f, const struct slot *s)
+{
+	char path[512], buf[64];
+
+	slot_path(f, s, "write_log_limit", path, sizeof(path));
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	return strtoull(buf, NULL, 10);
+}
+
+/* A write to write_log was taken: the model follows it, and the log is read. */
+static void wlog_accepted(struct fuzz *f, struct slot *s, const struct value *v)
+{
+	struct wlog_model *m = &s->wlog;
+	struct value ck;
+	char text[160];
+
+	first_line(v, text, sizeof(text));
+	f->log_commands++;
+	if (!strcmp(text, "start") || !strncmp(text, "start ", 6)) {
+		if (m->state != RAMDISK_WLOG_OFF)
+			fuzz_report(f, "write_log took '%.60s' with a log that was %s", text,
+				    wlm_state_name(m->state));
+		wlm_start(m, slot_write_log_limit(f, s));
+		/* "start CK" took checkpoint CK too, as "+CK" does */
+		if (text[5]) {
+			ck.len = (size_t)snprintf(ck.buf, sizeof(ck.buf), "+%s", text + 6);
+			checkpoints_accepted(f, s, &ck);
+		}
+	} else if (!strcmp(text, "stop")) {
+		if (m->state != RAMDISK_WLOG_RECORDING)
+			fuzz_report(f, "write_log took stop with a log that was %s",
+				    wlm_state_name(m->state));
+		m->state = RAMDISK_WLOG_STOPPED;
+	} else if (!strcmp(text, "clear")) {
+		wlm_reset(m);
+	} else if (!strncmp(text, "mark ", 5)) {
+		if (m->state != RAMDISK_WLOG_RECORDING)
+			fuzz_report(f, "write_log took a mark with a log that was %s",
+				    wlm_state_name(m->state));
+		wlm_add(m, WL_MARK, 0, 0, 0, 0, text + 5);
+	} else {
+		fuzz_report(f, "write_log took '%.60s', no command of it", text);
+		wlm_unsure(m);
+	}
+	slot_wlog_check(f, s);
 }
 
 /* --- actions ----------------------------------------------------------------- */
@@ -445,14 +638,39 @@ static void do_rmdir(struct fuzz *f, struct slot *s)
 	fuzz_log(f, " removed");
 }
 
-/* A write the kernel refused must leave the value as it was. */
-static void do_attr(struct fuzz *f, struct slot *s, const char *attr, const struct value *v)
+/*
+ * buf without the counts of fault rules (" # seen=N injected=N"), which
+ * move with the I/O in flight (the busy reader's): cut in place.
+ */
+static char *without_counts(char *buf)
 {
-	char path[512], before[4096], after[4096];
+	char *in = buf, *out = buf, *hash;
+
+	while (*in) {
+		hash = strstr(in, " # seen=");
+		if (!hash) {
+			memmove(out, in, strlen(in) + 1);
+			return buf;
+		}
+		memmove(out, in, (size_t)(hash - in));
+		out += hash - in;
+		in = hash + strcspn(hash, "\n");
+	}
+	*out = '\0';
+	return buf;
+}
+
+/* A write the kernel refused must leave the value as it was. */
+static int do_attr(struct fuzz *f, struct slot *s, const char *attr, const struct value *v)
+{
+	char path[512], before[4096], after[4096], text[64];
 	ssize_t had;
 	int err;
 
 	slot_path(f, s, attr, path, sizeof(path));
+	/* the log as it was, before a command (clear) may end it */
+	if (!strcmp(attr, "write_log") && s->powered && s->wlog.state != RAMDISK_WLOG_OFF)
+		slot_wlog_check(f, s);
 	had = read_file(path, before, sizeof(before));
 	err = write_file(path, v->buf, v->len);
 	if (!err) {
@@ -461,14 +679,29 @@ static void do_attr(struct fuzz *f, struct slot *s, const char *attr, const stru
 		if (!strcmp(attr, "power_cut") && s->writeback) {
 			memset(s->shadow.seq, 0xff, sizeof(s->shadow.seq));
 			s->cut_unreported = true;
+			/* the cut ends a log that records, with every write it acknowledged */
+			if (s->wlog.state == RAMDISK_WLOG_RECORDING) {
+				s->wlog.state = RAMDISK_WLOG_CUT;
+				slot_wlog_check(f, s);
+			}
 		}
 		if (!strcmp(attr, "checkpoints"))
 			checkpoints_accepted(f, s, v);
-		if (!strcmp(attr, "rollback"))
+		if (!strcmp(attr, "rollback")) {
 			rollback_accepted(f, s, v);
-		if (!strcmp(attr, "write_log_limit"))
+			/* refused (EBUSY) while the log records, unless it stopped by itself */
+			if (s->wlog.state == RAMDISK_WLOG_RECORDING &&
+			    slot_wlog_check(f, s) == RAMDISK_WLOG_RECORDING)
+				fuzz_report(f, "rollback succeeded while the write log recorded");
+		}
+		if (!strcmp(attr, "write_log"))
+			wlog_accepted(f, s, v);
+		if (!strcmp(attr, "write_log_limit")) {
+			wlm_limit(&s->wlog, slot_write_log_limit(f, s));
 			write_log_limit_cap(f, s);
-		return;
+			wlm_limit(&s->wlog, slot_write_log_limit(f, s));
+		}
+		return 0;
 	}
 	f->refused++;
 	fuzz_log(f, " %s", strerror(err));
@@ -476,23 +709,71 @@ static void do_attr(struct fuzz *f, struct slot *s, const char *attr, const stru
 	 * configfs itself answers an empty write with EFAULT; reserved memory
 	 * and zoned devices take no checkpoints, and zoned ones keep no write log
 	 */
+	first_line(v, text, sizeof(text));
 	if (!errno_in(err, attr_errors) && !(err == EFAULT && !v->len) &&
 	    !(err == EOPNOTSUPP && !strcmp(attr, "checkpoints")) &&
+	    !(err == EOPNOTSUPP && !strcmp(attr, "write_log") && !strncmp(text, "start ", 6)) &&
 	    !(err == EOPNOTSUPP && s->zoned && !strcmp(attr, "write_log")) &&
 	    !(err == ENOTEMPTY && !strcmp(attr, "power")))
 		fuzz_report(f, "%s: unexpected error %s", path, strerror(err));
 	/* only a device that clones start from stays powered so */
 	if (err == ENOTEMPTY && !clones_of(f, s, NULL))
 		fuzz_report(f, "%s: ENOTEMPTY, yet no powered clone names the device", path);
+	/* only a log that exists refuses start with EBUSY */
+	if (err == EBUSY && !strcmp(attr, "write_log") && s->powered &&
+	    s->wlog.state == RAMDISK_WLOG_OFF && !strcmp(text, "start"))
+		fuzz_report(f, "write_log refused start with EBUSY, with no log");
 	/*
 	 * write_log reads a state that moves by itself: a log overflows, or
 	 * fails, with I/O in flight (the busy reader's flushes), so it may
 	 * read "recording" before a refused write and "overflowed" after.
 	 */
 	if (strcmp(attr, "write_log") && had >= 0 && read_file(path, after, sizeof(after)) >= 0 &&
-	    strcmp(before, after))
+	    strcmp(without_counts(before), without_counts(after)))
 		fuzz_report(f, "%s changed from %.40s to %.40s by a refused write", path, before,
 			    after);
+	return err;
+}
+
+/*
+ * A command of the crash machinery: the attribute is drawn, the value
+ * made. The slot is made ready first, as a user would: its directory made
+ * and its device powered on, or, for a clone, powered off; a clone_of that
+ * is taken powers the slot on: a new clone.
+ */
+static void do_crash(struct fuzz *f, struct slot *s, const char *attr, const struct value *v,
+		     uint64_t x3)
+{
+	const char *mode = x3 % 2 ? "writeback" : "writethrough";
+	static struct value cm;
+	static const struct value on = { .buf = "1", .len = 1 }, off = { .buf = "0", .len = 1 };
+	bool clone = !strcmp(attr, "clone_of");
+	char path[512];
+
+	slot_path(f, s, NULL, path, sizeof(path));
+	if (access(path, F_OK)) {
+		fuzz_log(f, " mkdir");
+		if (mkdir(path, 0755) && errno != EEXIST) {
+			fuzz_report(f, "mkdir %s: %s", path, strerror(errno));
+			return;
+		}
+		if (has_attr(f, "write_log_limit"))
+			write_log_limit_cap(f, s);
+	}
+	if (s->powered == clone) {
+		fuzz_log(f, " power %d", !clone);
+		if (!clone) {
+			cm.len = (size_t)snprintf(cm.buf, sizeof(cm.buf), "%s", mode);
+			do_attr(f, s, "cache_mode", &cm);
+		}
+		if (do_attr(f, s, "power", clone ? &off : &on))
+			return;
+		slot_sync(f, s);
+	}
+	if (do_attr(f, s, attr, v) || !clone || v->buf[0] == '\n')
+		return;
+	fuzz_log(f, " power 1");
+	do_attr(f, s, "power", &on);
 }
 
 /*
@@ -646,10 +927,15 @@ static void io_block_ioctl(struct fuzz *f, struct slot *s, int fd, uint64_t x2, 
 		 err ? strerror(err) : "ok");
 	if (!cmd)
 		return;
-	if (!err && cmd != BLKSECDISCARD && !slot_may_drop(f, s))
+	if (!err && cmd != BLKSECDISCARD && !slot_may_drop(f, s)) {
 		shadow_set(&s->shadow, range[0], range[1], 0);
-	else if (err != EINVAL && err != EOPNOTSUPP && err != EPERM)
+		wlm_add(&s->wlog, cmd == BLKDISCARD ? WL_DISCARD : WL_ZEROES, range[0], range[1], 0,
+			0, NULL);
+	} else if (err != EINVAL && err != EOPNOTSUPP && err != EPERM) {
 		shadow_set(&s->shadow, range[0], range[1], SEQ_UNKNOWN);
+		/* part of it may be in the log, or all of it */
+		wlm_unsure(&s->wlog);
+	}
 }
 
 /* A number from the device's queue directory in sysfs, or -1. */
@@ -737,7 +1023,13 @@ static void io_write(struct fuzz *f, struct slot *s, int fd, uint64_t off, uint6
 	shadow_fill(&s->shadow, buf, off, len, seq);
 	n = pwrite(fd, buf, len, (off_t)off);
 	if (n == (ssize_t)len) {
-		shadow_set(&s->shadow, off, len, slot_may_drop(f, s) ? SEQ_UNKNOWN : seq);
+		if (slot_may_drop(f, s)) {
+			shadow_set(&s->shadow, off, len, SEQ_UNKNOWN);
+			wlm_unsure(&s->wlog);
+		} else {
+			shadow_set(&s->shadow, off, len, seq);
+			wlm_add(&s->wlog, WL_WRITE, off, len, seq, s->shadow.gen, NULL);
+		}
 		f->bytes_written += len;
 		fuzz_log(f, " write %" PRIu64 "+%" PRIu64 ": ok", off, len);
 		return;
@@ -750,9 +1042,11 @@ static void io_write(struct fuzz *f, struct slot *s, int fd, uint64_t off, uint6
 	if (err && err != EIO && err != ENOSPC && err != EPERM && !injected &&
 	    !(s->zoned && (err == ETOOMANYREFS || err == EOVERFLOW)))
 		fuzz_report(f, "write: unexpected error %s", strerror(err));
-	/* some of it may have landed */
-	if (n != 0 && err != EPERM)
+	/* some of it may have landed, and its parts that completed be in the log */
+	if (n != 0 && err != EPERM) {
 		shadow_set(&s->shadow, off, len, SEQ_UNKNOWN);
+		wlm_unsure(&s->wlog);
+	}
 }
 
 static void io_read(struct fuzz *f, struct slot *s, int fd, uint64_t off, uint64_t len, void *buf)
@@ -821,7 +1115,7 @@ static void do_io(struct fuzz *f, struct slot *s, uint64_t x1, uint64_t x2, uint
 		close(fd);
 		return;
 	}
-	switch (x1 % 14) {
+	switch (x1 % IO_OPS) {
 	case 0:
 	case 1:
 	case 2:
@@ -845,6 +1139,9 @@ static void do_io(struct fuzz *f, struct slot *s, uint64_t x1, uint64_t x2, uint
 			s->cut_unreported = false;
 		else if (badblocks_errno(errno) && slot_has_faults(f, s))
 			fuzz_log(f, " fsync: %s (injected)", strerror(errno));
+		/* the cache's write-back may meet mem_limit, as a write would */
+		else if (errno == ENOSPC && s->writeback)
+			fuzz_log(f, " fsync: %s (mem_limit)", strerror(errno));
 		else
 			fuzz_report(f, "fsync %s: %s", dev, strerror(errno));
 		fuzz_log(f, " fsync");
@@ -854,6 +1151,12 @@ static void do_io(struct fuzz *f, struct slot *s, uint64_t x1, uint64_t x2, uint
 		break;
 	case 12:
 		io_extents(f, s, fd, x2, x3);
+		break;
+	case 14:
+		wlm_check(f, s, fd);
+		break;
+	case 15:
+		verify_window(f, s, fd, "the whole window");
 		break;
 	default:
 		io_random_ioctl(f, fd, x2, x3, buf);
@@ -1000,6 +1303,28 @@ void fuzz_step(struct fuzz *f)
 	/* and half the limits are small; do_attr() puts larger ones back to 8M */
 	if (a == A_ATTR && !strcmp(f->attrs[x1 % f->nr_attrs], "write_log_limit") && x2 % 2)
 		value_write_log_limit(x2 >> 1, &v);
+	/* the crash action always makes a value of its attribute's syntax */
+	if (a == A_CRASH && !strcmp(crash_attrs[x1 % CRASH_OPS], "checkpoints"))
+		value_checkpoints(x2, &v);
+	/*
+	 * and most rollbacks and clones name a checkpoint the slot has:
+	 * "ck:N" becomes its name once the step is drawn and logged
+	 */
+	if (a == A_CRASH && !strcmp(crash_attrs[x1 % CRASH_OPS], "rollback") && x2 % 4)
+		v.len = (size_t)snprintf(v.buf, sizeof(v.buf), "ck:%u",
+					 (unsigned int)(x2 >> 8) % 16);
+	else if (a == A_CRASH && !strcmp(crash_attrs[x1 % CRASH_OPS], "rollback"))
+		value_rollback(x2 >> 2, &v);
+	if (a == A_CRASH && !strcmp(crash_attrs[x1 % CRASH_OPS], "clone_of") && x2 % 4)
+		v.len = (size_t)snprintf(v.buf, sizeof(v.buf), "slot:%u ck:%u\n",
+					 (unsigned int)((x2 >> 2) % f->nr_slots),
+					 (unsigned int)(x2 >> 8) % 16);
+	else if (a == A_CRASH && !strcmp(crash_attrs[x1 % CRASH_OPS], "clone_of"))
+		value_clone_of(x2 >> 3, (unsigned int)(x2 % f->nr_slots), &v);
+	if (a == A_CRASH && !strcmp(crash_attrs[x1 % CRASH_OPS], "write_log"))
+		value_write_log(x2, &v);
+	if (a == A_CRASH && !strcmp(crash_attrs[x1 % CRASH_OPS], "power_cut"))
+		v.len = (size_t)snprintf(v.buf, sizeof(v.buf), "1\n");
 
 	fuzz_log(f, "%" PRIu64 " %s %s", f->step, action_names[a], s->name);
 	switch (a) {
@@ -1007,11 +1332,15 @@ void fuzz_step(struct fuzz *f)
 		value_describe(&v, text, sizeof(text));
 		fuzz_log(f, " %s=%s", f->attrs[x1 % f->nr_attrs], text);
 		break;
+	case A_CRASH:
+		value_describe(&v, text, sizeof(text));
+		fuzz_log(f, " %s=%s", crash_attrs[x1 % CRASH_OPS], text);
+		break;
 	case A_POWER:
 		fuzz_log(f, " %d", (int)(x1 % 2));
 		break;
 	case A_IO:
-		fuzz_log(f, " op %u at %" PRIu64, (unsigned int)(x1 % 14), x2 % SHADOW_SECTORS);
+		fuzz_log(f, " op %u at %" PRIu64, (unsigned int)(x1 % IO_OPS), x2 % SHADOW_SECTORS);
 		break;
 	case A_SYSFS:
 		value_describe(&v, text, sizeof(text));
@@ -1048,6 +1377,11 @@ void fuzz_step(struct fuzz *f)
 	case A_CUT:
 		do_attr(f, s, "power_cut", &(struct value){ .buf = "1\n", .len = 2 });
 		break;
+	case A_CRASH:
+		clone_of_resolve(f, &v);
+		rollback_resolve(s, &v);
+		do_crash(f, s, crash_attrs[x1 % CRASH_OPS], &v, x3);
+		break;
 	case A_IO:
 		if (s->powered)
 			do_io(f, s, x1, x2, x3);
@@ -1066,6 +1400,8 @@ void fuzz_step(struct fuzz *f)
 	}
 	for (i = 0; i < f->nr_slots; i++)
 		slot_sync(f, &f->slots[i]);
+	for (i = 0; i < f->nr_slots; i++)
+		slot_verify_pending(f, &f->slots[i]);
 	fuzz_log(f, "\n");
 }
 
@@ -1096,6 +1432,10 @@ int fuzz_cleanup(struct fuzz *f)
 		struct slot *s = &f->slots[i];
 
 		checkpoints_forget(s);
+		wlm_reset(&s->wlog);
+		free(s->wlog.items);
+		s->wlog.items = NULL;
+		s->wlog.room = 0;
 		slot_path(f, s, NULL, path, sizeof(path));
 		if (access(path, F_OK))
 			continue;

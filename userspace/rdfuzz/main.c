@@ -181,6 +181,11 @@ int main(int argc, char **argv)
 	if (f.log && f.log != stdout)
 		fclose(f.log);
 
+	printf("rdfuzz: checked %" PRIu64 " write logs (%" PRIu64 " entries, %" PRIu64
+	       " log commands), read back %" PRIu64 " rollbacks, %" PRIu64
+	       " new clones and %" PRIu64 " windows whole\n",
+	       f.logs_checked, f.log_entries_checked, f.log_commands, f.rollbacks_verified,
+	       f.clones_verified, f.windows_verified);
 	printf("rdfuzz: seed %" PRIu64 ": %" PRIu64 " steps in %.1f s, %" PRIu64
 	       " values accepted, %" PRIu64 " refused, %" PRIu64 " bytes written, %" PRIu64
 	       " bytes verified, %" PRIu64 " reports\n",

@@ -46,8 +46,8 @@ void value_clone_of(uint64_t x, unsigned int slot, struct value *v);
 /* A checkpoint name for the rollback attribute, from a draw x. */
 void value_rollback(uint64_t x, struct value *v);
 /*
- * A line for the write_log attribute from a draw x: start, stop, clear,
- * mark TEXT, or a line the module must refuse. Never "start CK".
+ * A line for the write_log attribute from a draw x: start, start CK, stop,
+ * clear, mark TEXT, or a line the module must refuse.
  */
 void value_write_log(uint64_t x, struct value *v);
 /* The most write_log_limit rdfuzz leaves in effect: logs stay small. */
@@ -85,6 +85,43 @@ void shadow_fill(const struct shadow *s, void *buf, uint64_t off, uint64_t len, 
 unsigned int shadow_check(const struct shadow *s, const void *buf, uint64_t off, uint64_t len,
 			  char *why, size_t why_size);
 
+/*
+ * Whether len bytes at sector hold, whole, the records of write seq of a
+ * device generation gen: what the write log must give as that write's data.
+ */
+bool shadow_records_are(const void *buf, uint64_t sector, uint64_t len, uint32_t gen, uint64_t seq);
+
+/* --- logmodel.c: what a slot's write log must hold ----------------------------- */
+
+enum wlog_kind { WL_WRITE, WL_DISCARD, WL_ZEROES, WL_MARK };
+
+/* One thing rdfuzz did while the log recorded, in the order it completed. */
+struct wlog_item {
+	enum wlog_kind kind;
+	uint64_t off, len; /* bytes; a mark has none */
+	uint64_t seq; /* a write's records */
+	uint32_t gen;
+	char *mark; /* a mark's text */
+};
+
+/*
+ * The log as rdfuzz believes it: the state its commands left (RAMDISK_WLOG_*;
+ * overflowed and failed are learnt from the log, which stops by itself) and
+ * what it must hold. Unsure once rdfuzz cannot know (a write that failed
+ * part-way, a rule that drops writes): the entries are no longer compared.
+ */
+struct wlog_model {
+	int state;
+	bool unsure;
+	struct wlog_item *items;
+	unsigned int nr, room;
+	/* write_log_limit while the log recorded: the least and the most */
+	uint64_t limit_min, limit_max;
+};
+
+/* The most items the model keeps; past them it is unsure. */
+#define WLOG_ITEMS_MAX 65536u
+
 /* --- actions.c: one step of the fuzzer ----------------------------------- */
 
 #define SLOTS_MAX 8
@@ -115,6 +152,9 @@ struct slot {
 	/* the checkpoints taken and not dropped, oldest first; none while off */
 	struct checkpoint checkpoints[CHECKPOINTS_MAX];
 	unsigned int nr_checkpoints;
+	struct wlog_model wlog;
+	/* rolled back, or a new clone: read the whole window at the step's end */
+	enum { VERIFY_NONE, VERIFY_ROLLBACK, VERIFY_CLONE } verify_pending;
 };
 
 struct fuzz {
@@ -132,6 +172,8 @@ struct fuzz {
 	/* results */
 	uint64_t ok, refused, reports;
 	uint64_t bytes_written, bytes_verified;
+	uint64_t rollbacks_verified, clones_verified, windows_verified;
+	uint64_t logs_checked, log_entries_checked, log_commands;
 	/* the background reader keeping a device open */
 	struct busy *busy;
 };
@@ -145,6 +187,22 @@ int fuzz_cleanup(struct fuzz *f);
 /* A broken rule: counted, printed on stderr and in the log. */
 void fuzz_report(struct fuzz *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void fuzz_log(struct fuzz *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* logmodel.c */
+const char *wlm_state_name(int state);
+void wlm_reset(struct wlog_model *m);
+void wlm_start(struct wlog_model *m, uint64_t limit);
+void wlm_limit(struct wlog_model *m, uint64_t limit);
+/* Something rdfuzz completed; noted only while the model records. */
+void wlm_add(struct wlog_model *m, enum wlog_kind kind, uint64_t off, uint64_t len, uint64_t seq,
+	     uint32_t gen, const char *mark);
+void wlm_unsure(struct wlog_model *m);
+/*
+ * Reads the slot's log through fd (its whole disk) and compares it with
+ * the model; every difference is a report. Returns the state the device
+ * gave, or -1 when the log could not be read.
+ */
+int wlm_check(struct fuzz *f, struct slot *s, int fd);
 
 /* --- busy.c: I/O in flight while the control surface changes ------------- */
 

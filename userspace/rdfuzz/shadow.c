@@ -123,3 +123,27 @@ unsigned int shadow_check(const struct shadow *s, const void *buf, uint64_t off,
 	}
 	return bad;
 }
+
+bool shadow_records_are(const void *buf, uint64_t sector, uint64_t len, uint32_t gen, uint64_t seq)
+{
+	const unsigned char *p = buf; /* the log packs a mark's text before: unaligned */
+	struct record got;
+	uint64_t sec, i;
+
+	for (sec = 0; sec < len / 512; sec++) {
+		struct record want = {
+			.magic = RECORD_MAGIC,
+			.seq = seq,
+			.sector = sector + sec,
+			.gen = gen,
+		};
+
+		want.check = record_check(&want);
+		for (i = 0; i < RECORDS_PER_SECTOR; i++) {
+			memcpy(&got, p + (sec * RECORDS_PER_SECTOR + i) * sizeof(got), sizeof(got));
+			if (memcmp(&got, &want, sizeof(want)))
+				return false;
+		}
+	}
+	return true;
+}

@@ -369,9 +369,9 @@ void value_rollback(uint64_t x, struct value *v)
 /*
  * A line for the write_log attribute, from a draw already made: mostly the
  * commands, so that logs start, record, stop and go; mark with a short text,
- * or the longest the module takes; and lines it must refuse. Never
- * "start CK": that takes checkpoint CK, which the model of the slot's
- * checkpoints (checkpoints_accepted() in actions.c) would not know of.
+ * or the longest the module takes; and lines it must refuse. "start CK"
+ * names a checkpoint as value_checkpoints() does, so that it meets the
+ * slot's others; the model takes it as "+CK" (wlog_command() in actions.c).
  */
 void value_write_log(uint64_t x, struct value *v)
 {
@@ -385,8 +385,11 @@ void value_write_log(uint64_t x, struct value *v)
 	switch (x % 10) {
 	case 0:
 	case 1:
-	case 2:
 		v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "start%s", nl);
+		break;
+	case 2:
+		checkpoint_name(x >> 4, text, sizeof(text));
+		v->len = (size_t)snprintf(v->buf, sizeof(v->buf), "start %s%s", text, nl);
 		break;
 	case 3:
 	case 4:
