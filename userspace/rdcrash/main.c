@@ -19,11 +19,13 @@
 #include <inttypes.h>
 #include <libsmartcols.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -31,32 +33,72 @@
 #define STATES_DEFAULT 8
 #define BUSY_TRIES 100
 #define BUSY_PAUSE_NS (50 * 1000 * 1000L)
+#define SIZE_DEFAULT (256ULL << 20)
+#define LOG_LIMIT_MIN (64ULL << 20)
+#define MARK_MAX 127 /* the module's longest mark */
 
 struct opts {
-	const char *fs, *workload, *check, *dev;
+	const char *fs, *workload, *check, *dev, *setup, *device;
+	struct fs_setup fss;
 	unsigned int states;
-	uint64_t seed;
-	bool json;
+	uint64_t seed, size, log_limit;
+	bool json, keep, made; /* made: rdcrash made the device (no DEV) */
 	size_t epoch;
 	unsigned int state;
+	char rebuild_opts[1400]; /* the options every rebuild command repeats */
 };
+
+/* A signal that asked the run to stop: it stops at the next state and cleans up. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+	/* the workload or checker running now stops too; rdcrash waits for it */
+	if (run_child > 0)
+		kill(-run_child, SIGTERM);
+}
+
+static void catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+	size_t i;
+
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+static bool stopped(void)
+{
+	if (stop_signal)
+		warnx("stopped by signal %d", (int)stop_signal);
+	return stop_signal;
+}
 
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: rdcrash run --fs FS --workload NAME|CMD [--check CMD] [--states N]\n"
+		"usage: rdcrash run --fs FS --workload NAME|CMD [--check CMD] [--setup CMD]\n"
+		"                   [--mkfs-options OPTS] [--mount-options OPTS] [--states N]\n"
 		"                   [--seed S] [--json] DEV\n"
-		"       rdcrash state --seed S --epoch K --state I DEV\n"
+		"       rdcrash run ... [--size SIZE] [--write-log-limit SIZE] [--keep]\n"
+		"       rdcrash state --seed S --epoch K --state I [--fs FS ...] DEV\n"
+		"       rdcrash mark [--device DEV] TEXT...\n"
 		"Crash states a workload can leave on a ramdisk device, checked.\n"
 		"run formats DEV (a configfs device in writeback cache_mode) with FS\n"
-		"(ext2, ext3, ext4 or xfs), checkpoints it, runs the workload with the\n"
-		"write log on, then for each flush epoch checks up to N states (default\n"
-		"%d) on a clone: mount, the workload's promises (or --check CMD, run in\n"
-		"the mounted crash state), and the file system's checker read-only.\n"
+		"(%s), runs --setup CMD in it, checkpoints it, runs the\n"
+		"workload with the write log on, then for each flush epoch checks up to N\n"
+		"states (default %d) on a clone: mount, the workload's promises (or --check\n"
+		"CMD, run in the mounted crash state), and the file system's checker\n"
+		"read-only. Without DEV, run makes a device of SIZE (default 256M) and\n"
+		"removes it at the end (--keep keeps it for rdcrash state).\n"
 		"state rebuilds one state of the last run on a clone and prints its path.\n"
+		"mark writes TEXT into the write log of the run's device, from a workload.\n"
 		"Built-in workloads (anything else is a shell command run in the file\n"
 		"system):\n",
-		STATES_DEFAULT);
+		fs_names(), STATES_DEFAULT);
 	workload_list(out);
 	fprintf(out, "Exit status: 0 no failed state, 3 some failed, 1 error, 2 usage.\n"
 		     "See rdcrash(1).\n");
@@ -89,6 +131,20 @@ static int target_write_retry(const struct target *t, const char *attr, const ch
 	while ((err = target_write(t, attr, line)) == EBUSY && ++tries < BUSY_TRIES)
 		nanosleep(&pause, NULL);
 	return err;
+}
+
+/* umount, waited for while what a stopped workload started is still exiting. */
+static int umount_busy(const char *dir)
+{
+	const struct timespec pause = { 0, BUSY_PAUSE_NS };
+	int tries = 0;
+
+	while (umount2(dir, 0)) {
+		if (errno != EBUSY || ++tries >= BUSY_TRIES)
+			return -1;
+		nanosleep(&pause, NULL);
+	}
+	return 0;
 }
 
 /* Drops what an earlier run left: its clone, its log and its checkpoints. */
@@ -125,18 +181,19 @@ static int forget_last_run(struct target *t)
 	return 0;
 }
 
-static int make_fs(const char *fs, const char *dev)
+/* Runs cmd by sh in dir, its output to ours; what is the message's name for it. */
+static int run_shell(const char *cmd, const char *dir, const char *what)
 {
-	char *ext[] = { NULL, "-q", "-F", "-E", "nodiscard", (char *)dev, NULL };
-	char *xfs[] = { "mkfs.xfs", "-q", "-f", "-K", (char *)dev, NULL };
-	char prog[32];
+	char *sh[] = { "sh", "-c", (char *)cmd, NULL };
 	int status;
 
-	snprintf(prog, sizeof(prog), "mkfs.%s", fs);
-	ext[0] = prog;
-	status = run_argv(strcmp(fs, "xfs") ? ext : xfs, NULL);
+	if (chdir(dir))
+		err(RC_ERROR, "%s", dir);
+	status = run_argv(sh, "-");
+	if (chdir("/"))
+		err(RC_ERROR, "/");
 	if (status) {
-		warnx("%s %s exited %d", prog, dev, status);
+		warnx("%s exited %d", what, status);
 		return -1;
 	}
 	return 0;
@@ -145,26 +202,88 @@ static int make_fs(const char *fs, const char *dev)
 static int run_workload(const struct opts *o, struct workload_run *run)
 {
 	int (*fn)(struct workload_run * run) = workload_find(o->workload);
-	char *sh[] = { "sh", "-c", (char *)o->workload, NULL };
-	char wlog[PATH_MAX];
-	int status;
 
 	if (fn)
 		return fn(run);
-	/* so that the command can mark the log where its own promises begin */
-	target_attr_path(run->t, "write_log", wlog, sizeof(wlog));
-	if (setenv("RDCRASH_WRITE_LOG", wlog, 1) || setenv("RDCRASH_DEVICE", run->t->dev, 1))
+	return run_shell(o->workload, run->dir, "the workload");
+}
+
+/*
+ * The environment of --setup, the workload and rdcrash mark in them: the
+ * device, and the write_log attribute a mark goes to
+ */
+static void export_device(const struct target *t)
+{
+	char wlog[PATH_MAX];
+
+	target_attr_path(t, "write_log", wlog, sizeof(wlog));
+	if (setenv("RDCRASH_WRITE_LOG", wlog, 1) || setenv("RDCRASH_DEVICE", t->dev, 1))
 		err(RC_ERROR, "setenv");
-	if (chdir(run->dir))
-		err(RC_ERROR, "%s", run->dir);
-	status = run_argv(sh, NULL);
-	if (chdir("/"))
-		err(RC_ERROR, "/");
-	if (status) {
-		warnx("the workload exited %d", status);
+}
+
+/*
+ * --setup CMD: run in the file system before the log starts, and made
+ * durable by the unmount, so the states begin after it
+ */
+static int run_setup(const struct opts *o, const struct target *t, const char *dir)
+{
+	int e;
+
+	if (!o->setup)
+		return 0;
+	if (fs_mount(&o->fss, t->dev, dir, false)) {
+		warn("mount %s %s", t->dev, dir);
 		return -1;
 	}
-	return 0;
+	e = run_shell(o->setup, dir, "--setup");
+	if (umount_busy(dir)) {
+		warn("umount %s after --setup (did it leave a process in it?)", dir);
+		return -1;
+	}
+	return e;
+}
+
+/* Appends word to buf, quoted for sh where it needs it. */
+static void append_quoted(char *buf, size_t len, const char *word)
+{
+	size_t used = strlen(buf);
+	const char *p;
+
+	if (word[0] && strspn(word, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789-_=.,/:+@%") == strlen(word)) {
+		snprintf(buf + used, len - used, "%s", word);
+		return;
+	}
+	snprintf(buf + used, len - used, "'");
+	for (p = word; *p; p++) {
+		used = strlen(buf);
+		if (*p == '\'')
+			snprintf(buf + used, len - used, "'\\''");
+		else
+			snprintf(buf + used, len - used, "%c", *p);
+	}
+	used = strlen(buf);
+	snprintf(buf + used, len - used, "'");
+}
+
+/* --fs and its options, as rdcrash state takes them to say how to mount a state. */
+static void make_rebuild_opts(struct opts *o)
+{
+	char *b = o->rebuild_opts;
+	size_t len = sizeof(o->rebuild_opts);
+
+	b[0] = '\0';
+	if (!o->fs)
+		return;
+	snprintf(b, len, " --fs %s", o->fs);
+	if (o->fss.mkfs_options) {
+		snprintf(b + strlen(b), len - strlen(b), " --mkfs-options ");
+		append_quoted(b, len, o->fss.mkfs_options);
+	}
+	if (o->fss.mount_options) {
+		snprintf(b + strlen(b), len - strlen(b), " --mount-options ");
+		append_quoted(b, len, o->fss.mount_options);
+	}
 }
 
 /*
@@ -218,17 +337,19 @@ struct tally {
 static void record(struct tally *ty, const struct opts *o, const struct crash_state *st,
 		   const struct verdict *v)
 {
-	char num[4][24];
+	char num[5][24], rebuild[2048];
 	struct libscols_line *ln;
 
 	ty->checked++;
+	snprintf(rebuild, sizeof(rebuild),
+		 "rdcrash state --seed %" PRIu64 " --epoch %zu --state %u%s ", o->seed, st->epoch,
+		 st->index, o->rebuild_opts);
+	append_quoted(rebuild, sizeof(rebuild), o->dev);
 	if (!v->ok) {
 		ty->failed++;
 		if (!o->json)
-			printf("FAIL epoch %zu state %u: %s\n    rebuild: rdcrash state --seed "
-			       "%" PRIu64 " --epoch %zu --state %u %s\n",
-			       st->epoch, st->index, v->detail, o->seed, st->epoch, st->index,
-			       o->dev);
+			printf("FAIL epoch %zu state %u: %s\n    rebuild: %s\n", st->epoch,
+			       st->index, v->detail, rebuild);
 	}
 	if (!ty->tb)
 		return;
@@ -237,10 +358,15 @@ static void record(struct tally *ty, const struct opts *o, const struct crash_st
 	snprintf(num[1], sizeof(num[1]), "%u", st->index);
 	snprintf(num[2], sizeof(num[2]), "%zu", st->cut);
 	snprintf(num[3], sizeof(num[3]), "%zu", st->nr);
+	snprintf(num[4], sizeof(num[4]), "%" PRIu64, o->seed);
 	if (!ln || scols_line_set_data(ln, 0, num[0]) || scols_line_set_data(ln, 1, num[1]) ||
 	    scols_line_set_data(ln, 2, num[2]) || scols_line_set_data(ln, 3, num[3]) ||
 	    scols_line_set_data(ln, 4, v->ok ? "ok" : "failed") ||
-	    scols_line_set_data(ln, 5, v->detail))
+	    scols_line_set_data(ln, 5, v->detail) || scols_line_set_data(ln, 6, num[4]) ||
+	    scols_line_set_data(ln, 7, o->fs) ||
+	    scols_line_set_data(ln, 8, o->fss.mkfs_options ? o->fss.mkfs_options : "") ||
+	    scols_line_set_data(ln, 9, o->fss.mount_options ? o->fss.mount_options : "") ||
+	    scols_line_set_data(ln, 10, rebuild))
 		errx(RC_ERROR, "out of memory");
 }
 
@@ -249,9 +375,12 @@ static struct libscols_table *states_table(void)
 	static const struct {
 		const char *name;
 		int type;
-	} cols[] = { { "epoch", SCOLS_JSON_NUMBER },   { "state", SCOLS_JSON_NUMBER },
-		     { "cut", SCOLS_JSON_NUMBER },     { "pieces", SCOLS_JSON_NUMBER },
-		     { "verdict", SCOLS_JSON_STRING }, { "detail", SCOLS_JSON_STRING } };
+	} cols[] = { { "epoch", SCOLS_JSON_NUMBER },	    { "state", SCOLS_JSON_NUMBER },
+		     { "cut", SCOLS_JSON_NUMBER },	    { "pieces", SCOLS_JSON_NUMBER },
+		     { "verdict", SCOLS_JSON_STRING },	    { "detail", SCOLS_JSON_STRING },
+		     { "seed", SCOLS_JSON_NUMBER },	    { "fs", SCOLS_JSON_STRING },
+		     { "mkfs_options", SCOLS_JSON_STRING }, { "mount_options", SCOLS_JSON_STRING },
+		     { "rebuild", SCOLS_JSON_STRING } };
 	struct libscols_table *tb = scols_new_table();
 	struct libscols_column *cl;
 	size_t i;
@@ -285,20 +414,64 @@ static int check_state(struct target *t, const struct opts *o, const struct wlog
 		return -1;
 	}
 	close(fd);
-	verdict_check(o->fs, t->clone_dev, dir, run->facts, run->nr_facts, w, st->cut, o->check,
+	verdict_check(&o->fss, t->clone_dev, dir, run->facts, run->nr_facts, w, st->cut, o->check,
 		      &v);
 	record(ty, o, st, &v);
 	return target_clone_power(t, false);
 }
 
+/*
+ * The device a run without DEV made, removed at exit however the run
+ * ends (an error, a signal, a workload's errx): its clone and mount first
+ */
+static struct {
+	struct target t;
+	char dir[64];
+	bool active, keep;
+} made;
+
+static void remove_made(void)
+{
+	if (!made.active)
+		return;
+	made.active = false;
+	if (made.dir[0])
+		umount_busy(made.dir);
+	target_clone_remove(&made.t);
+	if (made.keep) {
+		fprintf(stderr,
+			"rdcrash: kept %s (%s) for rdcrash state: ramdiskctl remove %s "
+			"when done\n",
+			made.t.item, made.t.dev, made.t.item);
+		return;
+	}
+	target_destroy(made.t.item);
+}
+
+/* Whether the device is host-managed zoned: mkfs needs telling. */
+static bool is_zoned(const struct target *t)
+{
+	char path[128], buf[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/zoned", t->dev + 5);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	return !strncmp(buf, "host-managed", 12);
+}
+
 static int cmd_run(struct opts *o)
 {
 	struct workload_run run = { 0 };
-	char dir[] = "/tmp/rdcrash.XXXXXX", mode[32], ck[64], prev[64], state[32];
+	char dir[] = "/tmp/rdcrash.XXXXXX", mode[32], ck[64], prev[64], state[32], name[64];
 	struct crash_epochs ep = { 0 };
 	struct tally ty = { 0 };
 	struct crash_state st;
-	struct target t;
+	struct target *tp = &made.t;
 	struct wlog w = { 0 };
 	unsigned int i, n;
 	time_t t0 = time(NULL);
@@ -306,75 +479,97 @@ static int cmd_run(struct opts *o)
 	size_t k;
 	uint32_t bs;
 
-	if (target_find(o->dev, &t))
+	catch_signals();
+	if (o->made) {
+		snprintf(name, sizeof(name), "rdcrash-run-%d", (int)getpid());
+		if (target_create(name, o->size, o->log_limit, tp))
+			return RC_ERROR;
+		made.keep = o->keep;
+		made.active = true;
+		if (atexit(remove_made))
+			err(RC_ERROR, "atexit");
+		o->dev = tp->item;
+		fprintf(stderr,
+			"rdcrash: made %s (%s), %" PRIu64 " bytes, write_log_limit %" PRIu64 "\n",
+			tp->item, tp->dev, o->size, o->log_limit);
+	} else if (target_find(o->dev, tp)) {
 		return RC_ERROR;
-	if (target_read(&t, "cache_mode", mode, sizeof(mode)) || strcmp(mode, "writeback")) {
+	}
+	make_rebuild_opts(o);
+	if (target_read(tp, "cache_mode", mode, sizeof(mode)) || strcmp(mode, "writeback")) {
 		warnx("%s: cache_mode is %s: without a volatile cache the block layer sends no "
 		      "flushes, and every write is durable when it completes; power it off, "
 		      "write writeback to its cache_mode and power it on",
-		      t.item, mode);
+		      tp->item, mode);
 		return RC_ERROR;
 	}
-	if (tear_unit(&t, &bs))
+	if (tear_unit(tp, &bs))
 		return RC_ERROR;
+	o->fss.zoned = is_zoned(tp);
 	if (!mkdtemp(dir))
 		err(RC_ERROR, "mkdtemp");
-	if (forget_last_run(&t) || make_fs(o->fs, t.dev))
+	snprintf(made.dir, sizeof(made.dir), "%s", dir);
+	export_device(tp);
+	if (forget_last_run(tp) || fs_make(&o->fss, tp->dev))
 		goto out;
-	e = target_write(&t, "write_log", "start " CK_BASE);
+	e = run_setup(o, tp, dir);
+	if (stopped() || e)
+		goto out;
+	e = target_write(tp, "write_log", "start " CK_BASE);
 	if (e) {
-		warnx("%s: write_log start %s: %s", t.item, CK_BASE, strerror(e));
+		warnx("%s: write_log start %s: %s", tp->item, CK_BASE, strerror(e));
 		goto out;
 	}
-	if (mount(t.dev, dir, o->fs, 0, NULL)) {
-		warn("mount %s %s", t.dev, dir);
+	if (fs_mount(&o->fss, tp->dev, dir, false)) {
+		warn("mount %s %s", tp->dev, dir);
 		goto out;
 	}
-	run.t = &t;
+	run.t = tp;
 	run.dir = dir;
 	run.seed = o->seed;
 	e = run_workload(o, &run);
-	if (umount2(dir, 0))
+	if (umount_busy(dir))
 		warn("umount %s", dir);
-	if (e)
+	if (stopped() || e)
 		goto out;
-	e = target_write(&t, "write_log", "stop");
+	e = target_write(tp, "write_log", "stop");
 	/*
 	 * A workload that cut the power ended the log there: it is a true
 	 * history up to the cut, which is its last crash point
 	 */
-	if (e == EINVAL && !target_read(&t, "write_log", state, sizeof(state)) &&
+	if (e == EINVAL && !target_read(tp, "write_log", state, sizeof(state)) &&
 	    !strcmp(state, "cut")) {
 		fprintf(stderr, "rdcrash: %s: the workload cut the power: the log ends there\n",
-			t.item);
+			tp->item);
 		e = 0;
 	}
 	if (e) {
-		warnx("%s: write_log stop: %s (did the log overflow? see dmesg)", t.item,
+		warnx("%s: write_log stop: %s (did the log overflow? see dmesg)", tp->item,
 		      strerror(e));
 		goto out;
 	}
 
-	fd = open(t.dev, O_RDONLY | O_CLOEXEC);
+	fd = open(tp->dev, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || wlog_read(fd, &w)) {
-		warn("reading the write log of %s", t.dev);
+		warn("reading the write log of %s", tp->dev);
 		goto out;
 	}
 	close(fd);
+	fd = -1;
 	if (crash_epochs_find(&w, &ep) || workload_place_facts(&run, &w))
 		goto out;
 	fprintf(stderr, "rdcrash: %s on %s: %zu log entries, %zu epochs, seed %" PRIu64 "\n",
 		o->workload, o->fs, w.n, ep.nr, o->seed);
 
 	/* the device goes back to before the workload, and forward an epoch at a time */
-	e = target_write_retry(&t, "rollback", CK_BASE);
+	e = target_write_retry(tp, "rollback", CK_BASE);
 	if (e) {
-		warnx("%s: rollback to %s: %s", t.item, CK_BASE, strerror(e));
+		warnx("%s: rollback to %s: %s", tp->item, CK_BASE, strerror(e));
 		goto out;
 	}
-	fd = open(t.dev, O_RDWR | O_DIRECT | O_CLOEXEC);
+	fd = open(tp->dev, O_RDWR | O_DIRECT | O_CLOEXEC);
 	if (fd < 0) {
-		warn("%s", t.dev);
+		warn("%s", tp->dev);
 		goto out;
 	}
 	if (o->json)
@@ -384,24 +579,24 @@ static int cmd_run(struct opts *o)
 		ck_name(k, ck, sizeof(ck));
 		if (k) {
 			if (apply_entries(fd, &w, ep.start[k - 1], ep.start[k]) || fsync(fd)) {
-				warn("advancing %s to epoch %zu", t.dev, k);
+				warn("advancing %s to epoch %zu", tp->dev, k);
 				goto out;
 			}
-			if (take(&t, '+', ck))
+			if (take(tp, '+', ck))
 				goto out;
 		}
-		if (target_clone_of(&t, ck))
+		if (target_clone_of(tp, ck))
 			goto out;
-		if (prev[0] && strcmp(prev, CK_BASE) && take(&t, '-', prev))
+		if (prev[0] && strcmp(prev, CK_BASE) && take(tp, '-', prev))
 			goto out;
 		snprintf(prev, sizeof(prev), "%s", ck);
 		n = crash_epoch_states(&w, &ep, k, o->states);
 		for (i = 0; i < n; i++) {
 			if (crash_state_make(&w, &ep, k, i, o->seed, bs, &st))
 				err(RC_ERROR, "out of memory");
-			e = check_state(&t, o, &w, &st, &run, dir, &ty);
+			e = check_state(tp, o, &w, &st, &run, dir, &ty);
 			crash_state_free(&st);
-			if (e)
+			if (stopped() || e)
 				goto out;
 		}
 		fprintf(stderr, "rdcrash: epoch %zu/%zu: %u states, %u failed so far\n", k + 1,
@@ -409,11 +604,11 @@ static int cmd_run(struct opts *o)
 	}
 	/* the device ends as the workload left it */
 	if (apply_entries(fd, &w, ep.start[ep.nr - 1], w.n) || fsync(fd)) {
-		warn("bringing %s to the workload's end", t.dev);
+		warn("bringing %s to the workload's end", tp->dev);
 		goto out;
 	}
-	target_clone_remove(&t);
-	if (prev[0] && strcmp(prev, CK_BASE) && take(&t, '-', prev))
+	target_clone_remove(tp);
+	if (prev[0] && strcmp(prev, CK_BASE) && take(tp, '-', prev))
 		goto out;
 	if (ty.tb) {
 		if (scols_print_table(ty.tb))
@@ -422,16 +617,22 @@ static int cmd_run(struct opts *o)
 		printf("%u states checked in %ld s, %u failed (%s, %s, seed %" PRIu64 ")\n",
 		       ty.checked, (long)(time(NULL) - t0), ty.failed, o->workload, o->fs, o->seed);
 	}
+	if (ty.failed && o->made && !o->keep)
+		fprintf(stderr,
+			"rdcrash: %s goes now: run with --keep to rebuild failed states "
+			"with rdcrash state\n",
+			tp->item);
 	rc = ty.failed ? RC_FAILURES : RC_OK;
 out:
 	if (fd >= 0)
 		close(fd);
-	target_clone_remove(&t);
+	target_clone_remove(tp);
 	scols_unref_table(ty.tb);
 	crash_epochs_free(&ep);
 	wlog_free(&w);
 	workload_free(&run);
 	rmdir(dir);
+	made.dir[0] = '\0';
 	return rc;
 }
 
@@ -485,12 +686,109 @@ static int cmd_state(struct opts *o)
 		"rdcrash: epoch %zu state %u of seed %" PRIu64 " is on %s (configfs %s); "
 		"ramdiskctl remove %s when done\n",
 		o->epoch, o->state, o->seed, t.clone_dev, t.clone_item, t.clone_item);
+	if (o->fs) {
+		char how[1400] = "";
+
+		if (o->fss.mount_options) {
+			snprintf(how, sizeof(how), " -o ");
+			append_quoted(how, sizeof(how), o->fss.mount_options);
+		}
+		if (o->fss.kind->state_data)
+			snprintf(how + strlen(how), sizeof(how) - strlen(how), "%s%s",
+				 how[0] ? "," : " -o ", o->fss.kind->state_data);
+		fprintf(stderr,
+			"rdcrash: as the run did: mount -t %s%s %s DIR; then umount and %s %s\n",
+			o->fs, how, t.clone_dev, o->fss.kind->fsck_label, t.clone_dev);
+	}
 	rc = RC_OK;
 out:
 	crash_state_free(&st);
 	crash_epochs_free(&ep);
 	wlog_free(&w);
 	return rc;
+}
+
+/*
+ * mark TEXT: into the write log of --device DEV, or of the run whose
+ * workload this is (RDCRASH_WRITE_LOG, else RDCRASH_DEVICE)
+ */
+static int cmd_mark(const char *device, int argc, char **argv)
+{
+	const char *wlog = getenv("RDCRASH_WRITE_LOG"), *env_dev = getenv("RDCRASH_DEVICE");
+	char text[MARK_MAX + 2] = "", path[PATH_MAX];
+	struct target t;
+	size_t len;
+	int i, e;
+
+	if (!argc)
+		return usage_error("%s", "mark needs a TEXT");
+	for (i = 0; i < argc; i++) {
+		len = strlen(text);
+		if (len + (i ? 1 : 0) + strlen(argv[i]) > MARK_MAX)
+			return usage_error("mark: the text has more than %s characters", "127");
+		snprintf(text + len, sizeof(text) - len, "%s%s", i ? " " : "", argv[i]);
+	}
+	for (i = 0; text[i]; i++)
+		if (text[i] < 0x20 || text[i] > 0x7e)
+			return usage_error("%s", "mark: the text is printable ASCII on one line");
+	if (!text[0])
+		return usage_error("%s", "mark needs a TEXT");
+	if (device || (!(wlog && wlog[0]) && env_dev && env_dev[0])) {
+		if (target_find(device ? device : env_dev, &t))
+			return RC_ERROR;
+		target_attr_path(&t, "write_log", path, sizeof(path));
+		wlog = path;
+	} else if (!wlog || !wlog[0]) {
+		return usage_error("%s", "mark: which device? run it in an rdcrash workload "
+					 "(RDCRASH_WRITE_LOG) or give --device DEV");
+	}
+	e = target_mark(wlog, text);
+	if (e) {
+		warnx("mark '%s' to %s: %s%s", text, wlog, strerror(e),
+		      e == EINVAL ? " (is the write log recording? see dmesg)" : "");
+		return RC_ERROR;
+	}
+	return RC_OK;
+}
+
+/* SIZE: bytes, with K, M, G or T (powers of 1024). */
+static int parse_size(const char *s, uint64_t *v)
+{
+	char num[32], *end;
+	size_t len = strlen(s);
+	unsigned int shift = 0;
+
+	if (!len || len >= sizeof(num) || s[0] == '-')
+		return -1;
+	snprintf(num, sizeof(num), "%s", s);
+	switch (num[len - 1]) {
+	case 'K':
+	case 'k':
+		shift = 10;
+		break;
+	case 'M':
+	case 'm':
+		shift = 20;
+		break;
+	case 'G':
+	case 'g':
+		shift = 30;
+		break;
+	case 'T':
+	case 't':
+		shift = 40;
+		break;
+	default:
+		break;
+	}
+	if (shift)
+		num[len - 1] = '\0';
+	errno = 0;
+	*v = strtoull(num, &end, 10);
+	if (errno || end == num || *end || *v > (UINT64_MAX >> shift))
+		return -1;
+	*v <<= shift;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -504,12 +802,20 @@ int main(int argc, char **argv)
 		{ "epoch", required_argument, NULL, 'e' },
 		{ "state", required_argument, NULL, 'i' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "mkfs-options", required_argument, NULL, 'M' },
+		{ "mount-options", required_argument, NULL, 'o' },
+		{ "setup", required_argument, NULL, 'S' },
+		{ "size", required_argument, NULL, 'z' },
+		{ "write-log-limit", required_argument, NULL, 'L' },
+		{ "keep", no_argument, NULL, 'k' },
+		{ "device", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .states = STATES_DEFAULT };
-	bool have_seed = false, have_epoch = false, have_state = false;
-	const char *cmd;
+	bool have_seed = false, have_epoch = false, have_state = false, have_size = false;
+	const char *cmd, *mount_opts = NULL;
+	char why[256];
 	uint64_t v;
 	int opt;
 
@@ -518,13 +824,14 @@ int main(int argc, char **argv)
 		return RC_OK;
 	}
 	if (argc < 2)
-		return usage_error("%s", "run or state?");
+		return usage_error("%s", "run, state or mark?");
 	cmd = argv[1];
-	if (strcmp(cmd, "run") && strcmp(cmd, "state"))
-		return usage_error("unknown command '%s': run or state", cmd);
+	if (strcmp(cmd, "run") && strcmp(cmd, "state") && strcmp(cmd, "mark"))
+		return usage_error("unknown command '%s': run, state or mark", cmd);
 	argc--;
 	argv++;
-	while ((opt = getopt_long(argc, argv, ":f:w:c:n:s:e:i:jh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":f:w:c:n:s:e:i:jM:o:S:z:L:kd:h", longopts, NULL)) !=
+	       -1) {
 		switch (opt) {
 		case 'f':
 			o.fs = optarg;
@@ -560,6 +867,32 @@ int main(int argc, char **argv)
 		case 'j':
 			o.json = true;
 			break;
+		case 'M':
+			o.fss.mkfs_options = optarg;
+			break;
+		case 'o':
+			mount_opts = optarg;
+			break;
+		case 'S':
+			o.setup = optarg;
+			break;
+		case 'z':
+			/* btrfs needs 114 MiB; the module takes at most what memory holds */
+			if (parse_size(optarg, &o.size) || o.size < (128ULL << 20) || o.size % 4096)
+				return usage_error(
+					"--size '%s' is not whole 4 KiB blocks from 128M", optarg);
+			have_size = true;
+			break;
+		case 'L':
+			if (parse_size(optarg, &o.log_limit) || !o.log_limit)
+				return usage_error("--write-log-limit '%s' is not a size", optarg);
+			break;
+		case 'k':
+			o.keep = true;
+			break;
+		case 'd':
+			o.device = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return RC_OK;
@@ -569,19 +902,42 @@ int main(int argc, char **argv)
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (argc - optind != 1)
+	if (!strcmp(cmd, "mark"))
+		return cmd_mark(o.device, argc - optind, argv + optind);
+	if (o.device)
+		return usage_error("%s", "--device is for mark; run and state take DEV");
+	if (argc - optind > 1 || (argc - optind == 0 && strcmp(cmd, "run")))
 		return usage_error("%s", "takes one device: NAME, ramdiskN or /dev/ramdiskN");
-	o.dev = argv[optind];
+	o.dev = argc > optind ? argv[optind] : NULL;
+	o.made = !o.dev;
+	if (o.fs) {
+		o.fss.kind = fs_find(o.fs);
+		if (!o.fss.kind)
+			return usage_error("--fs '%s': ext2, ext3, ext4, xfs, btrfs or f2fs", o.fs);
+	}
+	if (mount_opts && fs_parse_mount_options(&o.fss, mount_opts, why, sizeof(why)))
+		return usage_error("%s", why);
 	if (!strcmp(cmd, "state")) {
 		if (!have_seed || !have_epoch || !have_state)
 			return usage_error("%s", "state needs --seed, --epoch and --state");
+		if (!o.fs && (o.fss.mkfs_options || mount_opts))
+			return usage_error("%s", "--mkfs-options and --mount-options go with --fs");
 		return cmd_state(&o);
 	}
-	if (!o.fs || (strcmp(o.fs, "ext2") && strcmp(o.fs, "ext3") && strcmp(o.fs, "ext4") &&
-		      strcmp(o.fs, "xfs")))
-		return usage_error("--fs '%s': ext2, ext3, ext4 or xfs", o.fs ? o.fs : "");
+	if (!o.fs)
+		return usage_error("--fs '%s': ext2, ext3, ext4, xfs, btrfs or f2fs", "");
 	if (!o.workload)
 		return usage_error("%s", "run needs --workload NAME or CMD");
+	if (!o.made && (have_size || o.log_limit || o.keep))
+		return usage_error("%s", "--size, --write-log-limit and --keep are for the device "
+					 "run makes without DEV");
+	if (o.made) {
+		if (!have_size)
+			o.size = SIZE_DEFAULT;
+		/* what a workload writes, twice over, as rewrites are logged again */
+		if (!o.log_limit)
+			o.log_limit = o.size * 2 > LOG_LIMIT_MIN ? o.size * 2 : LOG_LIMIT_MIN;
+	}
 	if (!have_seed && getrandom(&o.seed, sizeof(o.seed), 0) != sizeof(o.seed))
 		o.seed = (uint64_t)time(NULL);
 	if (!have_seed)

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "crash_plan.h"
 #include "wlog.h"
@@ -50,6 +51,15 @@ int target_clone_power(struct target *t, bool on);
 void target_clone_remove(struct target *t);
 /* Removes a clone an earlier run or rdcrash state left, if there is one. */
 void target_clone_forget(struct target *t);
+/*
+ * Makes the configfs item name: size bytes, writeback cache_mode, the
+ * write log's limit, powered on; 0, or -1 after a message (and nothing left).
+ */
+int target_create(const char *name, uint64_t size, uint64_t log_limit, struct target *t);
+/* Powers item name off and removes it. */
+void target_destroy(const char *name);
+/* Writes "mark TEXT" to the write_log attribute at path: 0, or the errno. */
+int target_mark(const char *path, const char *text);
 
 /* --- apply.c ------------------------------------------------------------- */
 
@@ -91,6 +101,36 @@ uint64_t content_hash(const void *p, size_t len);
 
 /* --- verdict.c ------------------------------------------------------------ */
 
+/* A file system rdcrash formats and checks, and how. */
+struct fs_kind {
+	const char *name;
+	const char *const
+		*mkfs; /* the program and its fixed options; the user's, then DEV follow */
+	const char *const *fsck; /* the read-only checker; DEV follows */
+	const char *fsck_label; /* how a failure names it */
+	const char *state_data; /* what each state's mount adds to the user's options */
+};
+
+/* The file system of a run: its kind and the user's options. */
+struct fs_setup {
+	const struct fs_kind *kind;
+	const char *mkfs_options; /* as given, split at blanks; or NULL */
+	const char *mount_options; /* as given; or NULL */
+	unsigned long mount_flags; /* the generic ones of mount_options (MS_*) */
+	char mount_data[512]; /* the rest, for the file system */
+	bool zoned; /* the device is host-managed zoned */
+};
+
+/* The kind called name, or NULL; fs_names() lists them for a message. */
+const struct fs_kind *fs_find(const char *name);
+const char *fs_names(void);
+/* Parses the --mount-options of fs; -1 with a message in why (ro refused). */
+int fs_parse_mount_options(struct fs_setup *fs, const char *opts, char *why, size_t len);
+/* mount(2) of dev at dir with fs's options (and the state's, when state). */
+int fs_mount(const struct fs_setup *fs, const char *dev, const char *dir, bool state);
+/* Formats dev: 0, or -1 after a message. */
+int fs_make(const struct fs_setup *fs, const char *dev);
+
 /* How a state fared; detail says why it failed. */
 struct verdict {
 	bool ok;
@@ -103,10 +143,15 @@ struct verdict {
  * with the texts of w's marks before cut in RDCRASH_MARKS, unmounts, and
  * runs the file system's checker read-only.
  */
-void verdict_check(const char *fs, const char *dev, const char *dir, const struct fact *facts,
-		   size_t nr_facts, const struct wlog *w, size_t cut, const char *check_cmd,
-		   struct verdict *v);
-/* Runs argv (no shell) with stdout and stderr to log (or /dev/null); the exit status, or -1. */
+void verdict_check(const struct fs_setup *fs, const char *dev, const char *dir,
+		   const struct fact *facts, size_t nr_facts, const struct wlog *w, size_t cut,
+		   const char *check_cmd, struct verdict *v);
+/*
+ * Runs argv (no shell) with stdout and stderr to log (or /dev/null; "-":
+ * both to rdcrash's stderr); the exit status, or -1.
+ */
 int run_argv(char *const argv[], const char *log);
+/* The child run_argv waits for now, or 0: a signal handler passes the signal on. */
+extern volatile pid_t run_child;
 
 #endif /* RDCRASH_H */

@@ -9,6 +9,7 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -224,4 +225,67 @@ void target_clone_remove(struct target *t)
 	if (rmdir(path))
 		warn("%s", path);
 	t->clone_item[0] = '\0';
+}
+
+int target_create(const char *name, uint64_t size, uint64_t log_limit, struct target *t)
+{
+	char path[PATH_MAX], num[32];
+	const struct {
+		const char *attr;
+		const char *value;
+	} set[] = {
+		{ "size", num },
+		{ "cache_mode", "writeback" },
+		{ "write_log_limit", NULL },
+		{ "power", "1" },
+	};
+	char limit[32];
+	size_t i;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s", root(), name);
+	if (mkdir(path, 0755)) {
+		warn("%s%s", path, errno == ENOENT ? " (is the ramdisk module loaded?)" : "");
+		return -1;
+	}
+	snprintf(num, sizeof(num), "%" PRIu64, size);
+	snprintf(limit, sizeof(limit), "%" PRIu64, log_limit);
+	for (i = 0; i < sizeof(set) / sizeof(set[0]); i++) {
+		err = item_write(name, set[i].attr, set[i].value ? set[i].value : limit);
+		if (err) {
+			warnx("%s: %s %s: %s (see dmesg)", name, set[i].attr,
+			      set[i].value ? set[i].value : limit, strerror(err));
+			rmdir(path);
+			return -1;
+		}
+	}
+	if (target_find(name, t)) {
+		target_destroy(name);
+		return -1;
+	}
+	return 0;
+}
+
+void target_destroy(const char *name)
+{
+	const struct timespec pause = { 0, BUSY_PAUSE_NS };
+	char path[PATH_MAX];
+	int err, tries = 0;
+
+	/* udev may still hold the disk open for a moment */
+	while ((err = item_write(name, "power", "0")) == EBUSY && ++tries < BUSY_TRIES)
+		nanosleep(&pause, NULL);
+	if (err)
+		warnx("%s: power 0: %s", name, strerror(err));
+	snprintf(path, sizeof(path), "%s/%s", root(), name);
+	if (rmdir(path))
+		warn("%s", path);
+}
+
+int target_mark(const char *path, const char *text)
+{
+	char line[160];
+
+	snprintf(line, sizeof(line), "mark %s", text);
+	return write_line(path, line);
 }
