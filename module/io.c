@@ -425,6 +425,7 @@ static noinline void rd_submit_bio_layered(struct rd_device *rd, struct bio *bio
 		bio_wouldblock_error(bio);
 		return;
 	}
+	rd_test_delay(RD_TEST_LOGGED_UNSERVED);
 	if (rd_fault_sched_active(rd) && rd_fault_sched_fails(rd, bio, &late_ns, &drop))
 		goto end;
 	if (rd->cache)

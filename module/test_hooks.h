@@ -24,6 +24,8 @@ enum rd_test_point {
 	 * log has not yet been told how it ended
 	 */
 	RD_TEST_SERVED_UNLOGGED,
+	/* io.c, the layered path: the write log has the bio, no layer has run it */
+	RD_TEST_LOGGED_UNSERVED,
 };
 
 #ifdef RD_TEST_HOOKS

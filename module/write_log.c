@@ -9,11 +9,12 @@
  * completed later is logged after it and so is not covered by it, which is
  * the block layer's contract: a flush makes durable what had completed
  * when it was issued. A flush that then fails is marked so: the device
- * served it or not, and the log says which. A flush the device served
- * stays unmarked even when its caller is told otherwise later (a
- * completion that a latency or a fault rule's delay_us holds past a power
- * cut fails with EIO): what the flush wrote back is on the durable
- * store, so the log's crash states hold it, as the device does. A write that
+ * served it or not, and the log says which (see rd_wlog_cut() for the
+ * moment a cut leaves it open). A flush the device served stays unmarked
+ * even when its caller is told otherwise later (a completion that a
+ * latency or a fault rule's delay_us holds past a power cut fails with
+ * EIO): what the flush wrote back is on the durable store, so the log's
+ * crash states hold it, as the device does. A write that
  * fails is not logged, even where part of it reached the pages (a bad
  * sector in the middle): the caller was told it did not happen.
  *
@@ -63,6 +64,8 @@ struct rd_wlog {
 	/* orders the entries: taken for each one appended */
 	struct mutex lock;
 	struct xarray items; /* by seq, from 0 without gaps */
+	/* the rd_wlog_bio of each flush logged and not yet completed */
+	struct list_head flushes;
 	u64 nr;
 	u64 bytes; /* entries and data, charged to limit */
 	u64 limit;
@@ -105,7 +108,8 @@ static void rd_wlog_overflow(struct rd_device *rd, struct rd_wlog *log)
 /*
  * Appends item, or frees it when the log records no more: its seq, or
  * U64_MAX. Outgrowing the limit or the memory stops the log, once. A
- * flush's seq goes to its wb, for rd_wlog_after() to mark it failed.
+ * flush's wb goes on the list of flushes not yet completed, in the same
+ * section, so that a power cut finds every flush it may fail.
  */
 static u64 rd_wlog_append(struct rd_device *rd, struct rd_wlog *log, struct rd_wlog_item *item,
 			  struct rd_wlog_bio *wb)
@@ -128,8 +132,10 @@ static u64 rd_wlog_append(struct rd_device *rd, struct rd_wlog *log, struct rd_w
 		goto drop;
 	}
 	seq = log->nr++;
-	if (wb)
+	if (wb) {
 		wb->flush_seq = seq;
+		list_add_tail(&wb->flush_node, &log->flushes);
+	}
 	/* read without the lock by rd_wlog_before()'s early limit check */
 	WRITE_ONCE(log->bytes, log->bytes + rd_wlog_cost(item));
 	mutex_unlock(&log->lock);
@@ -258,10 +264,15 @@ void rd_wlog_after(struct rd_device *rd, struct bio *bio, struct rd_wlog_bio *wb
 	struct rd_wlog_item *item;
 
 	/* the log that rd_wlog_before() used: stopping it froze the queue */
-	if (wb->flush_seq != U64_MAX && bio->bi_status) {
+	if (wb->flush_seq != U64_MAX) {
 		mutex_lock(&log->lock);
+		list_del(&wb->flush_node);
 		item = xa_load(&log->items, wb->flush_seq);
-		WRITE_ONCE(item->flags, item->flags | RAMDISK_WLOG_FAILED);
+		/* a cut marked it failed: it is if the device did not serve it */
+		if (bio->bi_status)
+			WRITE_ONCE(item->flags, item->flags | RAMDISK_WLOG_FAILED);
+		else
+			WRITE_ONCE(item->flags, item->flags & ~RAMDISK_WLOG_FAILED);
 		mutex_unlock(&log->lock);
 	}
 	item = wb->entry;
@@ -279,19 +290,30 @@ void rd_wlog_after(struct rd_device *rd, struct bio *bio, struct rd_wlog_bio *wb
  * device acknowledged up to the cut, and the cut is the crash at its end:
  * what no completed flush covers may be lost, which is what the cut did.
  * Nothing after it goes in, so no later flush claims the lost writes
- * durable. A flush logged before the cut and not yet served runs after
- * it, fails (the power generation moved) and is marked failed then, in
- * rd_wlog_after(); one served before it made its writes durable, and
- * stays as it is, whenever its entry is completed.
+ * durable. A flush logged and not yet completed is marked failed: one the
+ * cut kept from running will fail on the moved power generation, and a
+ * reader must not see it as having made anything durable meanwhile. One
+ * that the cache served just before the cut (it released power_sem, its
+ * entry is not yet completed) made its writes durable: rd_wlog_after()
+ * clears its mark when it completes without error. So a reader that
+ * comes between the cut and that completion sees the flush as failed,
+ * which only widens the crash states; once every flush in flight has
+ * completed, the log says exactly which the device served.
  */
 void rd_wlog_cut(struct rd_device *rd)
 {
 	struct rd_wlog *log = rd->wlog;
+	struct rd_wlog_item *item;
+	struct rd_wlog_bio *wb;
 
 	if (!log)
 		return;
 	mutex_lock(&log->lock);
 	if (log->state == RAMDISK_WLOG_RECORDING) {
+		list_for_each_entry(wb, &log->flushes, flush_node) {
+			item = xa_load(&log->items, wb->flush_seq);
+			WRITE_ONCE(item->flags, item->flags | RAMDISK_WLOG_FAILED);
+		}
 		WRITE_ONCE(log->state, RAMDISK_WLOG_CUT);
 		pr_info("ramdisk%d: a power cut ended the write log after %llu entries\n",
 			rd->index, log->nr);
@@ -333,6 +355,7 @@ static int rd_wlog_start(struct rd_device *rd, const char *who, const char *ck, 
 	kref_init(&log->ref);
 	mutex_init(&log->lock);
 	xa_init(&log->items);
+	INIT_LIST_HEAD(&log->flushes);
 	log->limit = limit;
 	log->state = RAMDISK_WLOG_RECORDING;
 	if (!ck) {
@@ -503,7 +526,8 @@ int rd_wlog_read(struct rd_wlog *log, struct ramdisk_wlog_read *req)
 
 	/*
 	 * The entries below nr are whole and stay as they are, but for a
-	 * flush's FAILED, and stay while the reference is held: they are
+	 * flush's FAILED, which a cut may set and the flush's completion
+	 * settle, and stay while the reference is held: they are
 	 * copied out with no lock held, however slowly the caller's memory
 	 * takes them.
 	 */

@@ -18,6 +18,7 @@
 #define RAMDISK_WRITE_LOG_H
 
 #include <linux/blk_types.h>
+#include <linux/list.h>
 #include <linux/types.h>
 
 struct rd_device;
@@ -31,6 +32,8 @@ struct ramdisk_wlog_read;
 struct rd_wlog_bio {
 	void *entry; /* a write's entry, made before it runs, kept after */
 	u64 flush_seq; /* the flush entry logged at submission, or U64_MAX */
+	/* on the log's list of flushes not yet completed, while flush_seq is set */
+	struct list_head flush_node;
 };
 
 /* "start", "start CK", "stop", "mark TEXT" or "clear"; who names the device */

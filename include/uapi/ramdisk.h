@@ -97,8 +97,8 @@ enum ramdisk_wlog_state {
 	/*
 	 * A power cut (writeback mode) ended it: the entries are what the
 	 * device acknowledged up to the cut, and the cut is a crash at their
-	 * end; a flush logged before the cut that the cut kept from running
-	 * is marked failed, one that ran before it is not
+	 * end; a flush in flight at the cut reads failed until it completes,
+	 * and stays so only if the device did not serve it
 	 */
 	RAMDISK_WLOG_CUT = 5,
 };

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: a flush that the device served just before a power cut, its log entry not yet told how it ended, stays in the log as a flush that made its writes durable, as the device made them: the test build holds it between serving and logging while the cut runs, and the write it covered reads back after the cut
+# DESCRIPTION: a flush in flight at a power cut: one the device served just before the cut, its log entry not yet told how it ended, ends in the log as a flush that made its writes durable, as the device made them, and the write it covered reads back; one logged and not yet served reads failed from the cut on, fails with EIO and stays failed; the test build holds each at its point while the cut runs
 # VMOPTS: --cpus 3
 # KERNELS: last
 . "${0%/*}/../lib/common.sh"
@@ -23,6 +23,7 @@ params=/sys/module/ramdisk/parameters
 [ -w "$params/test_delay_us" ] || fail "$RD_TEST_MODULE has no test_delay_us"
 # must match enum rd_test_point in module/test_hooks.h
 served_unlogged=2
+logged_unserved=3
 ctl=$RD_BIN/ramdiskctl
 
 rd_configure fl size=16M cache_mode=writeback power=1
@@ -57,5 +58,30 @@ assert_eq "$(cat "$RD_CONFIGFS/fl/write_log")" cut "write_log after the cut"
 "$ctl" wlog fl show --json >"$RD_TMP/log.json"
 assert_eq "$(jq -c '[.write_log[] | [.type, .flags]]' "$RD_TMP/log.json")" \
 	'[["write","-"],["flush","-"]]' "the entries of the log (a flush the device served is not failed)"
+"$ctl" wlog fl clear
+
+echo "a flush held between logging and serving while the cut runs"
+"$ctl" wlog fl start
+head -c 4096 /dev/urandom >"$RD_TMP/lost"
+dd if="$RD_TMP/lost" of="$dev" bs=4k seek=16 oflag=direct status=none
+echo "$logged_unserved" >"$params/test_delay_point"
+xfs_io -c fsync "$dev" 2>"$RD_TMP/fsync.err" &
+fsync_pid=$!
+for _ in $(seq 100); do
+	[ "$("$ctl" wlog fl show --raw --noheadings | wc -l)" -ge 2 ] && break
+	sleep 0.05
+done
+echo 1 >"$RD_CONFIGFS/fl/power_cut"
+# the flush still spins: a reader now must not take it for a durable one
+"$ctl" wlog fl show --json >"$RD_TMP/log.json"
+assert_eq "$(jq -c '[.write_log[] | [.type, .flags]]' "$RD_TMP/log.json")" \
+	'[["write","-"],["flush","failed"]]' "the log read while a flush the cut stopped was in flight"
+fsync_status=0
+wait "$fsync_pid" || fsync_status=$?
+echo 0 >"$params/test_delay_point"
+[ "$fsync_status" != 0 ] || fail "a flush that ran after the cut that emptied the cache succeeded"
+"$ctl" wlog fl show --json >"$RD_TMP/log.json"
+assert_eq "$(jq -c '[.write_log[] | [.type, .flags]]' "$RD_TMP/log.json")" \
+	'[["write","-"],["flush","failed"]]' "the log once the flush the cut stopped failed"
 "$ctl" wlog fl clear
 echo "flush at cut ok"
