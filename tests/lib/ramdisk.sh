@@ -154,6 +154,29 @@ rd_dev() {
 	echo "/dev/ramdisk$index"
 }
 
+# rd_wlog_entries NAME: how many entries NAME's write log holds now.
+rd_wlog_entries() {
+	"$RD_BIN/ramdiskctl" wlog "$1" show --raw --noheadings | wc -l
+}
+
+# rd_flush_logged NAME: starts an fsync of NAME's device, a flush, in the
+# background (its pid in RD_FLUSH_PID, its stderr in $RD_TMP/flush.err)
+# and returns once NAME's write log holds the flush's entry, which goes in
+# as the flush is submitted. Call it in the test's own shell.
+rd_flush_logged() {
+	local before dev
+	before=$(rd_wlog_entries "$1")
+	dev=$(rd_dev "$1") || fail "rd_flush_logged: $1 has no device"
+	xfs_io -c fsync "$dev" 2>"$RD_TMP/flush.err" &
+	RD_FLUSH_PID=$!
+	on_exit "kill $RD_FLUSH_PID 2>/dev/null"
+	for _ in $(seq 100); do
+		[ "$(rd_wlog_entries "$1")" -gt "$before" ] && return 0
+		sleep 0.05
+	done
+	fail "no flush entry in the write log of $1 after 5 s"
+}
+
 # rd_configure NAME ATTR=VALUE...: makes the configfs item NAME (unless it
 # exists) and writes the attributes in the order given, as rd_set; fails
 # the test, naming the attribute and value, when a write is refused. The

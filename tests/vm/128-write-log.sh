@@ -195,17 +195,11 @@ head -c 4096 /dev/urandom >"$RD_TMP/flushed"
 dd if="$RD_TMP/flushed" of="$dev" bs=4k seek=500 oflag=direct status=none
 # the flush is served, then its completion waits 3 s: the cut comes first
 echo "+flush every=1 delay_us=3000000" >"$cfs/wl/fault_schedule"
-xfs_io -c fsync "$dev" 2>"$RD_TMP/fsync.err" &
-fsync_pid=$!
-on_exit "kill $fsync_pid 2>/dev/null"
-for _ in $(seq 50); do
-	[ "$("$ctl" wlog wl show --raw --noheadings | wc -l)" -ge 2 ] && break
-	sleep 0.1
-done
+rd_flush_logged wl
 sleep 0.5
 echo 1 >"$cfs/wl/power_cut"
 fsync_status=0
-wait "$fsync_pid" || fsync_status=$?
+wait "$RD_FLUSH_PID" || fsync_status=$?
 echo clear >"$cfs/wl/fault_schedule"
 [ "$fsync_status" != 0 ] || fail "a flush whose completion a power cut interrupted succeeded"
 cmp "$RD_TMP/flushed" <(dd if="$dev" bs=4k skip=500 count=1 iflag=direct status=none) ||

@@ -25,6 +25,10 @@ params=/sys/module/ramdisk/parameters
 served_unlogged=2
 logged_unserved=3
 ctl=$RD_BIN/ramdiskctl
+# entries: each entry of the log of fl as [type, flags]
+entries() {
+	"$ctl" wlog fl show --json | jq -c '[.write_log[] | [.type, .flags]]'
+}
 
 rd_configure fl size=16M cache_mode=writeback power=1
 dev=$RD_DEV
@@ -36,27 +40,21 @@ echo "a flush held between serving and logging while the cut runs"
 on_exit "echo 0 >$params/test_delay_point"
 echo 3000000 >"$params/test_delay_us"
 echo "$served_unlogged" >"$params/test_delay_point"
-xfs_io -c fsync "$dev" 2>"$RD_TMP/fsync.err" &
-fsync_pid=$!
-# logged at submission, served at once, then held: wait for its entry,
-# then a little more for the cache to serve it
-for _ in $(seq 100); do
-	[ "$("$ctl" wlog fl show --raw --noheadings | wc -l)" -ge 2 ] && break
-	sleep 0.05
-done
+# logged at submission, served at once, then held: a little more time
+# after its entry appears for the cache to serve it
+rd_flush_logged fl
 sleep 0.5
 echo 1 >"$RD_CONFIGFS/fl/power_cut"
 fsync_status=0
-wait "$fsync_pid" || fsync_status=$?
+wait "$RD_FLUSH_PID" || fsync_status=$?
 echo 0 >"$params/test_delay_point"
 # had the cut come before the cache served the flush, it would have failed
 [ "$fsync_status" = 0 ] ||
-	fail "the flush failed ($(cat "$RD_TMP/fsync.err")): the cut came before it was served, not inside the window"
+	fail "the flush failed ($(cat "$RD_TMP/flush.err")): the cut came before it was served, not inside the window"
 cmp "$RD_TMP/data" <(dd if="$dev" bs=4k skip=8 count=1 iflag=direct status=none) ||
 	fail "the write a served flush covered was lost in the cut"
 assert_eq "$(cat "$RD_CONFIGFS/fl/write_log")" cut "write_log after the cut"
-"$ctl" wlog fl show --json >"$RD_TMP/log.json"
-assert_eq "$(jq -c '[.write_log[] | [.type, .flags]]' "$RD_TMP/log.json")" \
+assert_eq "$(entries)" \
 	'[["write","-"],["flush","-"]]' "the entries of the log (a flush the device served is not failed)"
 "$ctl" wlog fl clear
 
@@ -65,23 +63,16 @@ echo "a flush held between logging and serving while the cut runs"
 head -c 4096 /dev/urandom >"$RD_TMP/lost"
 dd if="$RD_TMP/lost" of="$dev" bs=4k seek=16 oflag=direct status=none
 echo "$logged_unserved" >"$params/test_delay_point"
-xfs_io -c fsync "$dev" 2>"$RD_TMP/fsync.err" &
-fsync_pid=$!
-for _ in $(seq 100); do
-	[ "$("$ctl" wlog fl show --raw --noheadings | wc -l)" -ge 2 ] && break
-	sleep 0.05
-done
+rd_flush_logged fl
 echo 1 >"$RD_CONFIGFS/fl/power_cut"
 # the flush still spins: a reader now must not take it for a durable one
-"$ctl" wlog fl show --json >"$RD_TMP/log.json"
-assert_eq "$(jq -c '[.write_log[] | [.type, .flags]]' "$RD_TMP/log.json")" \
+assert_eq "$(entries)" \
 	'[["write","-"],["flush","failed"]]' "the log read while a flush the cut stopped was in flight"
 fsync_status=0
-wait "$fsync_pid" || fsync_status=$?
+wait "$RD_FLUSH_PID" || fsync_status=$?
 echo 0 >"$params/test_delay_point"
 [ "$fsync_status" != 0 ] || fail "a flush that ran after the cut that emptied the cache succeeded"
-"$ctl" wlog fl show --json >"$RD_TMP/log.json"
-assert_eq "$(jq -c '[.write_log[] | [.type, .flags]]' "$RD_TMP/log.json")" \
+assert_eq "$(entries)" \
 	'[["write","-"],["flush","failed"]]' "the log once the flush the cut stopped failed"
 "$ctl" wlog fl clear
 echo "flush at cut ok"
