@@ -23,8 +23,9 @@
  *
  * Every entry is checked too: sequence numbers from 0 without gaps, data
  * length and type consistent, inside the device. One line of totals is
- * printed. WLOG_REPLAY_SKIP=SEQ leaves the write SEQ out (a broken oracle,
- * to show that the test fails).
+ * printed. WLOG_REPLAY_SKIP=SEQ leaves the write SEQ out, and
+ * WLOG_REPLAY_SKIP=last undoes the last write replayed (a broken oracle, to
+ * show that the test fails).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -256,6 +257,16 @@ static void print_totals(const struct totals *t, const struct reader *r, const c
 	       (unsigned long long)t->marks, state_name(r->state), end);
 }
 
+/* WLOG_REPLAY_SKIP=last: what the last write replayed overwrote */
+static unsigned char *undo;
+static uint64_t undo_len, undo_off;
+
+static void undo_last(int img)
+{
+	if (undo_len)
+		put(img, undo, undo_len, undo_off);
+}
+
 static int replay(int dev, int img, const char *mark, int64_t skip)
 {
 	uint64_t dev_sectors = dev_sectors_of(dev);
@@ -269,10 +280,20 @@ static int replay(int dev, int img, const char *mark, int64_t skip)
 		check_entry(e, dev_sectors);
 		if (e->type == RAMDISK_WLOG_MARK && mark && strlen(mark) == e->data_len &&
 		    !memcmp(mark, data, e->data_len)) {
+			undo_last(img);
 			print_totals(&t, &r, mark);
 			return 0;
 		}
 		count(&t, e);
+		if (e->type == RAMDISK_WLOG_WRITE && skip == -2) {
+			free(undo);
+			undo_len = e->data_len;
+			undo_off = e->sector * SECTOR;
+			undo = malloc(undo_len);
+			if (!undo)
+				die("malloc");
+			get(img, undo, undo_len, undo_off);
+		}
 		if (e->type == RAMDISK_WLOG_WRITE && (int64_t)e->seq != skip)
 			put(img, data, e->data_len, e->sector * SECTOR);
 		else if (e->type == RAMDISK_WLOG_DISCARD || e->type == RAMDISK_WLOG_WRITE_ZEROES)
@@ -283,6 +304,7 @@ static int replay(int dev, int img, const char *mark, int64_t skip)
 			(unsigned long long)t.entries);
 		return 3;
 	}
+	undo_last(img);
 	print_totals(&t, &r, "the end");
 	return 0;
 }
@@ -423,7 +445,9 @@ int main(int argc, char **argv)
 	if (argc - optind != 2 || (mark && after) || (strict && !after))
 		usage();
 	skip_env = getenv("WLOG_REPLAY_SKIP");
-	if (skip_env && *skip_env)
+	if (skip_env && !strcmp(skip_env, "last"))
+		skip = -2;
+	else if (skip_env && *skip_env)
 		skip = strtoll(skip_env, NULL, 0);
 	dev = open(argv[optind], O_RDONLY);
 	if (dev < 0)
