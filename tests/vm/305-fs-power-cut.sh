@@ -45,8 +45,12 @@ cfg=$RD_CONFIGFS
 # The checkpoints switch no static key under the other worker's I/O
 # (QEMU's thread per vCPU, Documentation/development.md).
 export RD_HOLD_KEYS=${RD_HOLD_KEYS:-1}
+# The file systems' modules load now, before any I/O: a module's load
+# patches kernel text, which a guest with a thread per vCPU does not
+# survive under load (a soak of two mounts loading ext4 and xfs at once
+# beside the stress workers hung in load_module and del_gendisk).
+modprobe -a dm-mod ext4 xfs 2>/dev/null || :
 load_module nr_devices=0
-modprobe dm-mod 2>/dev/null || :
 # The file systems run on device-mapper devices over the RAM disks, so that
 # the cut can also cut the file system off (see power_cut_round).
 for fs in ext4 xfs ext2; do
