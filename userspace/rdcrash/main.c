@@ -11,6 +11,7 @@
  * copied) with a few of the epoch's writes applied.
  */
 #include "rdcrash.h"
+#include "size.h"
 
 #include <err.h>
 #include <errno.h>
@@ -751,46 +752,6 @@ static int cmd_mark(const char *device, int argc, char **argv)
 	return RC_OK;
 }
 
-/* SIZE: bytes, with K, M, G or T (powers of 1024). */
-static int parse_size(const char *s, uint64_t *v)
-{
-	char num[32], *end;
-	size_t len = strlen(s);
-	unsigned int shift = 0;
-
-	if (!len || len >= sizeof(num) || s[0] == '-')
-		return -1;
-	snprintf(num, sizeof(num), "%s", s);
-	switch (num[len - 1]) {
-	case 'K':
-	case 'k':
-		shift = 10;
-		break;
-	case 'M':
-	case 'm':
-		shift = 20;
-		break;
-	case 'G':
-	case 'g':
-		shift = 30;
-		break;
-	case 'T':
-	case 't':
-		shift = 40;
-		break;
-	default:
-		break;
-	}
-	if (shift)
-		num[len - 1] = '\0';
-	errno = 0;
-	*v = strtoull(num, &end, 10);
-	if (errno || end == num || *end || *v > (UINT64_MAX >> shift))
-		return -1;
-	*v <<= shift;
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -878,13 +839,14 @@ int main(int argc, char **argv)
 			break;
 		case 'z':
 			/* btrfs needs 114 MiB; the module takes at most what memory holds */
-			if (parse_size(optarg, &o.size) || o.size < (128ULL << 20) || o.size % 4096)
+			if (size_parse(optarg, &o.size, NULL) || o.size < (128ULL << 20) ||
+			    o.size % 4096)
 				return usage_error(
 					"--size '%s' is not whole 4 KiB blocks from 128M", optarg);
 			have_size = true;
 			break;
 		case 'L':
-			if (parse_size(optarg, &o.log_limit) || !o.log_limit)
+			if (size_parse(optarg, &o.log_limit, NULL) || !o.log_limit)
 				return usage_error("--write-log-limit '%s' is not a size", optarg);
 			break;
 		case 'k':
