@@ -290,7 +290,12 @@ static inline void rd_compat_unfreeze_queue(struct request_queue *q, unsigned in
 }
 #endif
 
-#ifdef HAVE_ZONE_WRITE_PLUGGING
+/*
+ * The headers declare the zone helpers whatever the configuration, so the
+ * probe compiles, but a kernel built without CONFIG_BLK_DEV_ZONED exports
+ * none of them: there the module takes no zoned devices, as before 6.10.
+ */
+#if defined(HAVE_ZONE_WRITE_PLUGGING) && IS_ENABLED(CONFIG_BLK_DEV_ZONED)
 /*
  * 6.10: the block layer plugs the writes to each sequential zone and
  * sends them on one at a time, each at the zone's write pointer. A
@@ -340,7 +345,8 @@ static inline int rd_compat_revalidate_zones(struct gendisk *disk)
 /*
  * Before 6.10 a bio-based zoned driver gets no help to keep the writes to
  * a zone in order (only blk-mq's I/O schedulers did that), and the block
- * layer refuses to revalidate its zones: ramdisk takes no zoned devices.
+ * layer refuses to revalidate its zones: ramdisk takes no zoned devices;
+ * nor on a kernel built without CONFIG_BLK_DEV_ZONED.
  */
 #define RD_COMPAT_ZONED false
 
