@@ -34,6 +34,16 @@ load_module() {
 	on_exit "unload_module"
 }
 
+# load_test_module [PARAM=V...]: load_module with the test build, whose
+# delay points (enum rd_test_point in module/test_hooks.h) the test then
+# sets with $RD_TEST_PARAMS/test_delay_point and test_delay_us.
+RD_TEST_PARAMS=/sys/module/ramdisk/parameters
+load_test_module() {
+	[ -f "$RD_TEST_MODULE" ] || fail "$RD_TEST_MODULE is missing (scripts/build-module builds it)"
+	RD_MODULE=$RD_TEST_MODULE load_module "$@"
+	[ -w "$RD_TEST_PARAMS/test_delay_us" ] || fail "$RD_TEST_MODULE has no test_delay_us"
+}
+
 # The module's static keys, which the kernel patches into its text when
 # they switch (Documentation/development.md, "Two vCPUs, one host thread").
 rd_static_keys=(rd_shared_pages_in_use rd_bb_in_use rd_fault_sched_in_use)

@@ -16,10 +16,8 @@ require_cmd dd cmp od
 # (RD_TEST_WRITE_LOOKED_UP, test_delay_us) and the second writer starts
 # inside the first one's spin. Three vCPUs: each writer spins on one.
 [ "$(nproc)" -ge 3 ] || skip "needs three CPUs"
-[ -f "$RD_TEST_MODULE" ] || fail "$RD_TEST_MODULE is missing (scripts/build-module builds it)"
-RD_MODULE=$RD_TEST_MODULE load_module nr_devices=0
-params=/sys/module/ramdisk/parameters
-[ -w "$params/test_delay_us" ] || fail "$RD_TEST_MODULE has no test_delay_us"
+load_test_module nr_devices=0
+params=$RD_TEST_PARAMS
 # must match enum rd_test_point in module/test_hooks.h
 looked_up=1
 delay_us=400000

@@ -17,10 +17,8 @@ require_cmd dd cmp jq xfs_io
 # spins at that point (RD_TEST_SERVED_UNLOGGED) while the cut runs on
 # another vCPU.
 [ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
-[ -f "$RD_TEST_MODULE" ] || fail "$RD_TEST_MODULE is missing (scripts/build-module builds it)"
-RD_MODULE=$RD_TEST_MODULE load_module nr_devices=0
-params=/sys/module/ramdisk/parameters
-[ -w "$params/test_delay_us" ] || fail "$RD_TEST_MODULE has no test_delay_us"
+load_test_module nr_devices=0
+params=$RD_TEST_PARAMS
 # must match enum rd_test_point in module/test_hooks.h
 served_unlogged=2
 logged_unserved=3
