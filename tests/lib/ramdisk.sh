@@ -49,6 +49,24 @@ load_test_module() {
 rd_static_keys=(rd_shared_pages_in_use rd_bb_in_use rd_fault_sched_in_use)
 rd_keys_trace=/sys/kernel/tracing/instances/rd-keys
 
+# trace_events_without_cmdlines: until the test ends, enabling a trace event
+# patches that event's sites alone. With the record-cmd option on (the
+# default, and instances follow it), the first event enabled also registers
+# probes on the scheduler's sched_switch and sched_wakeup tracepoints, which
+# patches __schedule() and ttwu_do_activate() while every vCPU runs them:
+# under a thread per vCPU a stale int3 there kills the guest (CI saw
+# "Oops: int3" at ttwu_do_activate on 7.3 when test 336 enabled an event;
+# Documentation/development.md, "Two vCPUs, one host thread"). Only the
+# command names in the trace's output are lost, which no test reads.
+trace_events_without_cmdlines() {
+	local opt=/sys/kernel/tracing/options/record-cmd old
+	[ -e $opt ] || mount -t tracefs nodev /sys/kernel/tracing
+	[ -w $opt ] || fail "no $opt: cannot keep the scheduler's tracepoints off"
+	old=$(cat $opt)
+	echo 0 >$opt
+	on_exit "echo $old >$opt"
+}
+
 # rd_keys_watch: from now on, count every switch of a static key: a kprobe
 # on jump_label_update(), which the kernel calls to patch a key's sites,
 # records the key's address in a trace instance of its own. Before
@@ -67,6 +85,7 @@ rd_keys_watch() {
 	on_exit "echo -:rd_keys >>$trace/kprobe_events"
 	mkdir $rd_keys_trace
 	on_exit "rmdir $rd_keys_trace"
+	trace_events_without_cmdlines
 	echo 1 >$rd_keys_trace/events/kprobes/rd_keys/enable
 	on_exit "echo 0 >$rd_keys_trace/events/kprobes/rd_keys/enable"
 }
