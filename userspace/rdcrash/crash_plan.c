@@ -5,6 +5,7 @@
 #include "rng.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,6 +147,175 @@ nomem:
 	crash_state_free(st);
 	errno = ENOMEM;
 	return -1;
+}
+
+/* A write a crash can tear: not a discard, not atomic, more than one block. */
+static bool tearable(const struct ramdisk_wlog_entry *e, uint32_t per_block)
+{
+	return e->type != RAMDISK_WLOG_DISCARD && !(e->flags & RAMDISK_WLOG_ATOMIC) &&
+	       e->nr_sectors > per_block;
+}
+
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+	return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/*
+ * A write's choices while no FUA write before it is lost: a FUA write is
+ * whole (its loss is counted apart); any other is whole or lost, and with
+ * tears one of its 2^blocks - 2 proper tears as well: 2^blocks in all.
+ */
+static uint64_t choices(const struct ramdisk_wlog_entry *e, uint32_t per_block, bool tears)
+{
+	uint32_t blocks = e->nr_sectors / per_block;
+
+	if (e->flags & RAMDISK_WLOG_FUA)
+		return 1;
+	if (!tears || !tearable(e, per_block))
+		return 2;
+	return blocks >= 64 ? UINT64_MAX : 1ull << blocks;
+}
+
+/* States of entries [first, end): none lost a FUA write, or the first lost is f. */
+static uint64_t count_states(const struct wlog *w, size_t first, size_t end, uint32_t per_block,
+			     bool tears)
+{
+	uint64_t total = 0, prefix = 1;
+	size_t i;
+
+	for (i = first; i < end; i++) {
+		const struct ramdisk_wlog_entry *e = &w->e[i];
+
+		if (!wlog_is_data(e))
+			continue;
+		if (e->flags & RAMDISK_WLOG_FUA)
+			total = add_sat(total, prefix);
+		prefix = mul_sat(prefix, choices(e, per_block, tears));
+	}
+	return add_sat(total, prefix);
+}
+
+void crash_epoch_plan(const struct wlog *w, const struct crash_epochs *ep, size_t k, uint32_t block,
+		      unsigned int exhaustive, unsigned int sample, struct crash_epoch_plan *plan)
+{
+	size_t first = ep->start[k], end = epoch_end(ep, k), i;
+	uint32_t per_block = block >= 512 ? block / 512 : 1;
+	uint64_t budget = 1ull << (exhaustive < 16 ? exhaustive : 16);
+
+	if (budget < sample)
+		budget = sample;
+	memset(plan, 0, sizeof(*plan));
+	for (i = first; i < end; i++)
+		plan->writes += wlog_is_data(&w->e[i]);
+	plan->exist = count_states(w, first, end, per_block, true);
+	plan->subsets = count_states(w, first, end, per_block, false);
+	if (plan->exist <= budget) {
+		plan->cover = CRASH_COVER_ALL;
+		plan->states = (unsigned int)plan->exist;
+	} else if (plan->subsets <= budget) {
+		plan->cover = CRASH_COVER_SUBSETS;
+		plan->states = (unsigned int)plan->subsets;
+	} else {
+		plan->cover = CRASH_COVER_SAMPLE;
+		plan->states = sample;
+	}
+}
+
+/* The pieces of a torn write: the set bits of mask, in runs. */
+static int add_mask(struct crash_state *st, size_t *room, size_t entry, uint64_t mask,
+		    uint32_t blocks, uint32_t per_block)
+{
+	uint32_t b, run = 0;
+
+	for (b = 0; b <= blocks; b++) {
+		if (b < blocks && (mask >> b & 1)) {
+			run++;
+			continue;
+		}
+		if (run && add_piece(st, room, entry, (b - run) * per_block, run * per_block))
+			return -1;
+		run = 0;
+	}
+	return 0;
+}
+
+int crash_state_enumerate(const struct wlog *w, const struct crash_epochs *ep, size_t k,
+			  const struct crash_epoch_plan *plan, uint64_t index, uint32_t block,
+			  struct crash_state *st)
+{
+	size_t first = ep->start[k], end = epoch_end(ep, k), room = 0, limit = end, i;
+	uint32_t per_block = block >= 512 ? block / 512 : 1;
+	bool tears = plan->cover == CRASH_COVER_ALL;
+	uint64_t all, prefix = 1;
+
+	memset(st, 0, sizeof(*st));
+	st->epoch = k;
+	st->index = (unsigned int)index;
+	/* which FUA write, if any, is the first lost: that block of indices */
+	all = count_states(w, first, end, per_block, tears);
+	if (index >= all) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (i = first; i < end; i++)
+		if (wlog_is_data(&w->e[i]) && !(w->e[i].flags & RAMDISK_WLOG_FUA))
+			prefix = mul_sat(prefix, choices(&w->e[i], per_block, tears));
+	/* prefix is now the block of states that lose no FUA write */
+	if (index >= prefix) {
+		index -= prefix;
+		prefix = 1;
+		for (i = first; i < end; i++) {
+			const struct ramdisk_wlog_entry *e = &w->e[i];
+
+			if (!wlog_is_data(e))
+				continue;
+			if (e->flags & RAMDISK_WLOG_FUA) {
+				if (index < prefix) {
+					limit = i;
+					break;
+				}
+				index -= prefix;
+			}
+			prefix = mul_sat(prefix, choices(e, per_block, tears));
+		}
+	}
+	st->cut = limit;
+	for (i = first; i < limit; i++) {
+		const struct ramdisk_wlog_entry *e = &w->e[i];
+		uint64_t c, d;
+
+		if (!wlog_is_data(e))
+			continue;
+		c = choices(e, per_block, tears);
+		d = index % c;
+		index /= c;
+		if (d == 1)
+			continue;
+		if (d == 0 ? add_piece(st, &room, i, 0, e->nr_sectors) :
+			     add_mask(st, &room, i, d - 1, e->nr_sectors / per_block, per_block))
+			goto nomem;
+	}
+	return 0;
+
+nomem:
+	crash_state_free(st);
+	errno = ENOMEM;
+	return -1;
+}
+
+int crash_state_build(const struct wlog *w, const struct crash_epochs *ep, size_t k,
+		      const struct crash_epoch_plan *plan, unsigned int index, uint64_t seed,
+		      uint32_t block, struct crash_state *st)
+{
+	if (plan->cover == CRASH_COVER_SAMPLE)
+		return crash_state_make(w, ep, k, index, seed, block, st);
+	return crash_state_enumerate(w, ep, k, plan, index, block, st);
 }
 
 void crash_state_free(struct crash_state *st)

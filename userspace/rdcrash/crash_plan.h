@@ -48,6 +48,48 @@ void crash_epochs_free(struct crash_epochs *ep);
 unsigned int crash_epoch_states(const struct wlog *w, const struct crash_epochs *ep, size_t k,
 				unsigned int max);
 /*
+ * Exhaustive epochs. The states the model allows an epoch are its writes'
+ * choices: each whole or lost, a tearable one also torn in any proper
+ * subset of its blocks, except that a lost FUA write means the crash came
+ * before it completed, so every write after it is lost too. An epoch with
+ * few of them is checked whole rather than sampled:
+ *   CRASH_COVER_ALL      every state, tears included;
+ *   CRASH_COVER_SUBSETS  every state of whole writes (every allowed subset
+ *                        of the epoch's writes), no tear;
+ *   CRASH_COVER_SAMPLE   states drawn from the seed (crash_state_make).
+ * A subset state's crash point is the latest its writes allow (the first
+ * lost FUA write, else the epoch's end), so that it is judged against every
+ * mark it can have followed. Its index decodes to the writes' choices in
+ * mixed radix, the epoch's first write the fastest digit, 0 keeping all.
+ */
+enum crash_cover { CRASH_COVER_SAMPLE, CRASH_COVER_SUBSETS, CRASH_COVER_ALL };
+
+struct crash_epoch_plan {
+	enum crash_cover cover;
+	size_t writes; /* data entries in the epoch */
+	uint64_t exist; /* states the model allows, UINT64_MAX for that many or more */
+	uint64_t subsets; /* of them, those of whole writes */
+	unsigned int states; /* states to check */
+};
+
+/*
+ * How to check epoch k: every state when they number at most budget (tears
+ * included, else whole writes only), or when the epoch has at most
+ * exhaustive writes every subset; otherwise sample states. block is the
+ * tear unit in bytes.
+ */
+void crash_epoch_plan(const struct wlog *w, const struct crash_epochs *ep, size_t k, uint32_t block,
+		      unsigned int exhaustive, unsigned int sample, struct crash_epoch_plan *plan);
+/* State index (below plan->states) of an exhaustive epoch. 0, or -1 (ENOMEM). */
+int crash_state_enumerate(const struct wlog *w, const struct crash_epochs *ep, size_t k,
+			  const struct crash_epoch_plan *plan, uint64_t index, uint32_t block,
+			  struct crash_state *st);
+/* State index of epoch k as its plan says: enumerated or drawn from seed. */
+int crash_state_build(const struct wlog *w, const struct crash_epochs *ep, size_t k,
+		      const struct crash_epoch_plan *plan, unsigned int index, uint64_t seed,
+		      uint32_t block, struct crash_state *st);
+
+/*
  * State index of epoch k: block is the device's logical block in bytes
  * (the unit a write tears in). 0, or -1 (ENOMEM).
  */
