@@ -71,3 +71,11 @@ bench-crash: userspace
 	@[ -x '$(REPLAY_LOG)' ] || { echo 'bench-crash: REPLAY_LOG=PATH of an executable replay-log (xfstests: make -C src/log-writes)' >&2; exit 2; }
 	@$(TOP)/tests/vm/run --kernel '$(or $(KVER),7)' --mem 4G --timeout 7200 -- \
 		$(TOP)/scripts/bench/crash-compare-guest --replay-log '$(abspath $(REPLAY_LOG))' $(CRASH_ARGS)
+
+# make bench-crash-jobs [KVER=7] [CRASH_ARGS="--jobs 2 --rounds 3 ..."]
+#                   crash states checked per minute by rdcrash with one
+#                   worker and with several (-j), on one log, in one boot
+.PHONY: bench-crash-jobs
+bench-crash-jobs: userspace
+	@$(TOP)/tests/vm/run --kernel '$(or $(KVER),7)' --mem 2G --timeout 3600 -- \
+		$(TOP)/scripts/bench/crash-jobs-guest $(CRASH_ARGS)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: rdcrash refuses bad options before it touches a device (status 2, a line naming the problem); rdcrash mark finds the run's write log (--device, RDCRASH_WRITE_LOG, RDCRASH_DEVICE) and refuses a text the module would; without the module, run without DEV says so
+# DESCRIPTION: rdcrash refuses bad options (--exhaustive, -j and check's among them) before it touches a device (status 2, a line naming the problem); rdcrash mark finds the run's write log (--device, RDCRASH_WRITE_LOG, RDCRASH_DEVICE) and refuses a text the module would; without the module, run without DEV says so
 . "${0%/*}/../lib/common.sh"
 
 rdcrash=$(cd "$RD_BIN" && pwd)/rdcrash
@@ -36,7 +36,7 @@ expect_refusal 1 "mark 'x' to $RD_TMP/nosuch/write_log: No such file or director
 assert_eq "$(cat "$wlog")" "" "what the refused marks wrote"
 
 echo "rdcrash run and state: bad options"
-expect_refusal 2 "unknown command 'mrak': run, state or mark" "$rdcrash" mrak
+expect_refusal 2 "unknown command 'mrak': run, check, state or mark" "$rdcrash" mrak
 expect_refusal 2 "--fs 'zfs': ext2, ext3, ext4, xfs, btrfs or f2fs" "$rdcrash" run --fs zfs --workload x
 expect_refusal 2 "--fs '': ext2, ext3, ext4, xfs, btrfs or f2fs" "$rdcrash" run --workload x
 expect_refusal 2 "--size '1M' is not whole 4 KiB blocks from 128M" "$rdcrash" run --fs ext4 --workload x --size 1M
@@ -51,6 +51,13 @@ expect_refusal 2 "takes one device" "$rdcrash" run --fs ext4 --workload x crash 
 expect_refusal 2 "--mkfs-options and --mount-options go with --fs" \
 	"$rdcrash" state --seed 1 --epoch 0 --state 0 --mount-options data=journal crash
 expect_refusal 2 "--setup needs a value" "$rdcrash" run --fs ext4 --workload x --setup
+expect_refusal 2 "--exhaustive '17' is not 0 to 16" "$rdcrash" run --fs ext4 --workload x --exhaustive 17
+expect_refusal 2 "--exhaustive '-1' is not 0 to 16" "$rdcrash" run --fs ext4 --workload x --exhaustive -1
+expect_refusal 2 "-j '0' is not 1 to 64" "$rdcrash" run --fs ext4 --workload x -j 0
+expect_refusal 2 "-j '65' is not 1 to 64" "$rdcrash" run --fs ext4 --workload x --jobs 65
+expect_refusal 2 "check needs --check CMD" "$rdcrash" check --fs ext4 crash
+expect_refusal 2 "check takes no --workload" "$rdcrash" check --fs ext4 --check true --workload x crash
+expect_refusal 2 "takes one device" "$rdcrash" check --fs ext4 --check true
 
 echo "run without DEV and no module: it says so and leaves nothing"
 RDCRASH_CONFIGFS=$RD_TMP/none expect_refusal 1 "is the ramdisk module loaded?" \

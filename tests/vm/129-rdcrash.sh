@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: rdcrash checks crash states on a clone per state: none fails on ext4, xfs, btrfs and f2fs, e2fsck finds ext2's inconsistent; --mkfs-options and --mount-options reach mkfs and every mount and are recorded in the JSON and the rebuild commands; without DEV it makes its device and removes it after a run, an error or a signal, runs --setup before the log, and rdcrash mark marks the log from a workload; the same seed gives the same states bit for bit (rebuilt alone with rdcrash state, hashed); a --check that fails names the state and the command that rebuilds it; a shell workload's marks reach --check; bad input is refused with a clear message
+# DESCRIPTION: rdcrash checks crash states on a clone per state: none fails on ext4, xfs, btrfs and f2fs, e2fsck finds ext2's inconsistent; --mkfs-options and --mount-options reach mkfs and every mount and are recorded in the JSON and the rebuild commands; without DEV it makes its device and removes it after a run, an error or a signal, runs --setup before the log, and rdcrash mark marks the log from a workload; the same seed gives the same states bit for bit (rebuilt alone with rdcrash state, hashed); a --check that fails names the state and the command that rebuilds it; epochs of few states are checked whole (--exhaustive); -j 2 and -j 1 (rdcrash check of one log) give the same states, bytes and verdicts;, each state once, and the progress, the summary (first, also of a stopped run) and the JSON say what was covered; a shell workload's marks reach --check; bad input is refused with a clear message
 # KERNELS: first
 # rdcrash's own logic does not depend on the kernel, and what it drives in
 # the module (checkpoints, clones, the write log) is tested on every kernel
@@ -50,14 +50,14 @@ jq -e 'all(.states[]; .verdict == "failed" and (.detail | startswith("--check ex
 jq -e 'all(.states[]; .fs == "ext4" and .mkfs_options == "-b 2048" and .mount_options == "data=journal,noatime" and .seed == 17)' \
 	"$RD_TMP/out" >/dev/null || fail "options not in the JSON: $out"
 rebuild=$(jq -r '.states[1].rebuild' "$RD_TMP/out")
-assert_eq "$rebuild" "rdcrash state --seed 17 --epoch $(jq -r '.states[1].epoch' "$RD_TMP/out") --state $(jq -r '.states[1].state' "$RD_TMP/out") --fs ext4 --mkfs-options '-b 2048' --mount-options data=journal,noatime $dev" "the rebuild command"
+assert_eq "$rebuild" "rdcrash state --seed 17 --epoch $(jq -r '.states[1].epoch' "$RD_TMP/out") --state $(jq -r '.states[1].state' "$RD_TMP/out") --states 1 --exhaustive 0 --fs ext4 --mkfs-options '-b 2048' --mount-options data=journal,noatime $dev" "the rebuild command"
 expect_refusal 1 "mkfs.ext4 exited 1" "$rdcrash" run --fs ext4 --mkfs-options '-O nosuchfeature' --workload create-fsync "$dev"
 
 echo "ext2: e2fsck -n finds crash states inconsistent (its design promises nothing)"
 run_rdcrash 3 --fs ext2 --workload create-fsync --states 1 --seed 13
 grep -q "^FAIL epoch [0-9]* state [0-9]*: e2fsck -n exited 4: " <<<"$out" ||
 	fail "ext2 create-fsync failed otherwise: $out"
-grep -q "rebuild: rdcrash state --seed 13 --epoch [0-9]* --state [0-9]* --fs ext2 $dev" <<<"$out" ||
+grep -q "rebuild: rdcrash state --seed 13 --epoch [0-9]* --state [0-9]* --states 1 --exhaustive 0 --fs ext2 $dev" <<<"$out" ||
 	fail "no rebuild command: $out"
 
 # A run's log depends on timing (when the journal commits), so two runs
@@ -66,23 +66,108 @@ echo "from a run's log, the same seed gives the same states, bit for bit"
 run_rdcrash 0 --fs ext4 --workload create-fsync --states 2 --seed 21 --json
 states=$(jq '.states | length' "$RD_TMP/out")
 [ "$states" -gt 8 ] || fail "only $states states checked"
-# state: rebuild it alone, print the clone's sum, remove the clone
+# state: rebuild it alone, print the clone's sum, remove the clone; the
+# run's --states decides which epochs were checked whole, so it goes too
 state_sum() {
 	local c
-	c=$("$rdcrash" state --seed 21 --epoch "$1" --state "$2" "$dev")
+	c=$("$rdcrash" state --seed 21 --states 2 --epoch "$1" --state "$2" "$dev")
 	md5sum <"$c" | cut -d' ' -f1
 	"$ctl" remove "rdcrash-clone-${dev#/dev/ramdisk}"
 }
-s1=$(state_sum 3 2)
-s2=$(state_sum 3 2)
-all=$(state_sum 3 0)
-none=$(state_sum 3 1)
-echo "epoch 3 state 2: $s1 $s2; all of it: $all, none: $none"
+# a sampled epoch (more than 2 states exist): state 2 is past the run's two
+epoch=$(jq '[.states[] | select(.cover == "sample")][0].epoch' "$RD_TMP/out")
+[ "$epoch" != null ] || fail "no epoch was sampled: $out"
+s1=$(state_sum "$epoch" 2)
+s2=$(state_sum "$epoch" 2)
+all=$(state_sum "$epoch" 0)
+none=$(state_sum "$epoch" 1)
+echo "epoch $epoch state 2: $s1 $s2; all of it: $all, none: $none"
 assert_eq "$s2" "$s1" "the sum of a state rebuilt twice"
-# epoch 3 holds a file's data: keeping it all differs from keeping none
-[ "$all" != "$none" ] || fail "states 0 and 1 of epoch 3 are the same"
+# a sampled epoch holds writes: keeping them all differs from keeping none
+[ "$all" != "$none" ] || fail "states 0 and 1 of epoch $epoch are the same"
 # a state left on its clone: the next run takes the clone away first
-"$rdcrash" state --seed 21 --epoch 3 --state 2 "$dev" >/dev/null
+"$rdcrash" state --seed 21 --states 2 --epoch "$epoch" --state 2 "$dev" >/dev/null
+
+echo "--exhaustive: an epoch of few states is checked whole, each state once, and says so"
+run_rdcrash 0 --fs ext4 --workload create-fsync --states 1 --exhaustive 3 --seed 22 --json
+# "rdcrash: epoch K/N: W writes, E states, C checked (how), F failed so far"
+sed -n 's|^rdcrash: epoch \([0-9]*\)/[0-9]*: [0-9]* writes, \([0-9]*\) states, \([0-9]*\) checked (\(all\)).*|\1 \2 \3 \4|p; s|^rdcrash: epoch \([0-9]*\)/[0-9]*: [0-9]* writes, [0-9]* states, \([0-9]*\) checked (every subset.*|\1 - \2 subsets|p' \
+	"$RD_TMP/err" >"$RD_TMP/whole"
+whole=0
+biggest=
+while read -r k exist checked how; do
+	k=$((k - 1))
+	[ "$how" = subsets ] || assert_eq "$checked" "$exist" "states checked of epoch $k, checked whole"
+	[ "$checked" -le 8 ] || fail "epoch $k: $checked states, above --exhaustive 3's 8"
+	assert_eq "$(jq -c "[.states[] | select(.epoch == $k) | .state] | sort" "$RD_TMP/out")" \
+		"$(jq -cn "[range($checked)]")" "the states of epoch $k in the JSON"
+	assert_eq "$(jq -r "[.states[] | select(.epoch == $k) | .cover] | unique | join(\" \")" "$RD_TMP/out")" \
+		"$how" "the cover of epoch $k in the JSON"
+	whole=$((whole + 1))
+	if [ "$checked" -gt 2 ] && [ -z "$biggest" ]; then
+		biggest="$k $checked"
+	fi
+done <"$RD_TMP/whole"
+[ -n "$biggest" ] || fail "no epoch of more than 2 states was checked whole: $(cat "$RD_TMP/err")"
+# the summary goes beside the JSON, to stderr
+total=$(jq '.states | length' "$RD_TMP/out")
+grep -q "^rdcrash: $total states checked in [0-9]* s, 0 failed (create-fsync, ext4, seed 22)\$" "$RD_TMP/err" ||
+	fail "no summary of $total states on stderr: $(tail -n 3 "$RD_TMP/err")"
+# each epoch's line counts the states done of all the run checks, with the time left
+grep "^rdcrash: epoch " "$RD_TMP/err" | tail -n 1 | grep -q "; $total/$total states, 0 failed\$" ||
+	fail "the last epoch's progress: $(grep "^rdcrash: epoch " "$RD_TMP/err" | tail -n 1)"
+grep "^rdcrash: epoch " "$RD_TMP/err" | head -n -1 | grep -q "; [0-9]*/$total states, 0 failed, about [0-9]* s left\$" ||
+	fail "no time left in the progress: $(grep "^rdcrash: epoch " "$RD_TMP/err")"
+sampled=$(jq '[.states[] | select(.cover == "sample") | .epoch] | unique | length' "$RD_TMP/out")
+grep -q "^rdcrash: epochs: $((whole - $(grep -c ' subsets$' "$RD_TMP/whole"))) checked whole, $(grep -c ' subsets$' "$RD_TMP/whole") every subset of whole writes, $sampled sampled\$" "$RD_TMP/err" ||
+	fail "the epochs' summary: $(tail -n 3 "$RD_TMP/err")"
+read -r k checked <<<"$biggest"
+last=$((checked - 1))
+rebuild=$(jq -r ".states[] | select(.epoch == $k and .state == $last) | .rebuild" "$RD_TMP/out")
+case $rebuild in
+"rdcrash state --seed 22 --epoch $k --state $last --states 1 --exhaustive 3 --fs ext4 $dev") ;;
+*) fail "the rebuild command of epoch $k state $last: $rebuild" ;;
+esac
+c=$(${rebuild/#rdcrash/$rdcrash})
+a=$(md5sum <"$c" | cut -d' ' -f1)
+"$ctl" remove "rdcrash-clone-${dev#/dev/ramdisk}"
+c=$(${rebuild/#rdcrash/$rdcrash})
+assert_eq "$(md5sum <"$c" | cut -d' ' -f1)" "$a" "the sum of epoch $k state $last rebuilt twice"
+"$ctl" remove "rdcrash-clone-${dev#/dev/ramdisk}"
+expect_refusal 2 "epoch $k is checked whole (--exhaustive 3, --states 1): its states are 0 to $last" \
+	"$rdcrash" state --seed 22 --epoch "$k" --state "$checked" --states 1 --exhaustive 3 "$dev"
+
+echo "-j: the same states, bytes and verdicts with one worker and with two, from one log (rdcrash check)"
+# a check whose verdict depends on the state: some pass, some fail
+cat >"$RD_TMP/count" <<'CHECK'
+#!/bin/sh
+[ "$(find . -type f | wc -l)" -ge 3 ]
+CHECK
+chmod +x "$RD_TMP/count"
+run_rdcrash 3 --fs ext4 --workload create-fsync --states 3 --seed 23 --json -j 2 --check "$RD_TMP/count"
+jq -c '.states' "$RD_TMP/out" >"$RD_TMP/run.states"
+for j in 1 2; do
+	status=0
+	SECONDS=0
+	"$rdcrash" check --fs ext4 --check "$RD_TMP/count" --states 3 --seed 23 --json -j $j "$dev" \
+		>"$RD_TMP/check-$j" 2>"$RD_TMP/err" || status=$?
+	tail -n 2 "$RD_TMP/err"
+	echo "rdcrash check -j $j: $SECONDS s"
+	assert_eq "$status" 3 "exit status of rdcrash check -j $j"
+	grep -q "^rdcrash: [0-9]* states checked in [0-9]* s, [0-9]* failed (the last run's log, ext4, seed 23)\$" "$RD_TMP/err" ||
+		fail "no summary of rdcrash check -j $j: $(tail -n 3 "$RD_TMP/err")"
+	jq -c '.states' "$RD_TMP/check-$j" >"$RD_TMP/check-$j.states"
+	cmp -s "$RD_TMP/run.states" "$RD_TMP/check-$j.states" ||
+		fail "the states of rdcrash check -j $j differ from the run's (-j 2): $(diff "$RD_TMP/run.states" "$RD_TMP/check-$j.states" | head -c 600)"
+done
+jq -e '[.states[].verdict] | (index("ok") != null) and (index("failed") != null)' "$RD_TMP/check-1" >/dev/null ||
+	fail "the count check did not both pass and fail: nothing to compare"
+jq -e 'all(.states[]; .hash | test("^[0-9a-f]{16}$"))' "$RD_TMP/check-1" >/dev/null || fail "no state hash in the JSON"
+assert_eq "$(find "$RD_CONFIGFS" -mindepth 1 -maxdepth 1 -name 'rdcrash-clone-*' | wc -l)" 0 \
+	"workers' clones left after rdcrash check"
+plain=$("$ctl" create --size 64M)
+expect_refusal 1 "has no write log of a finished rdcrash run" "$rdcrash" check --fs ext4 --check true "$plain"
+"$ctl" remove "$plain"
 
 echo "a --check that fails names each state and how to rebuild it"
 run_rdcrash 3 --fs ext4 --workload 'echo data >f; sync' --check 'test -e nosuch' --states 1 --seed 5
@@ -140,6 +225,26 @@ cat "$RD_TMP/err"
 assert_eq "$status" 1 "exit status of rdcrash run after SIGINT"
 grep -q "stopped by signal 2" "$RD_TMP/err" || fail "no word of the signal: $(cat "$RD_TMP/err")"
 assert_eq "$(made)" "" "rdcrash-run items left after SIGINT"
+echo "a run stopped while it checks says what it found so far"
+# the first state's check passes; the second's waits to be stopped
+rm -f "$RD_TMP/checked-one"
+"$rdcrash" run --fs ext4 --size 128M --states 4 --seed 8 --workload 'echo 1 >a && sync a' \
+	--check "[ -e $RD_TMP/checked-one ] && exec sleep 600; touch $RD_TMP/checked-one" \
+	>"$RD_TMP/out" 2>"$RD_TMP/err" &
+pid=$!
+for ((i = 0; i < 600; i++)); do
+	[ -e "$RD_TMP/checked-one" ] && pgrep -f "^sleep 600\$" >/dev/null && break
+	sleep 0.1
+done
+kill -INT "$pid"
+status=0
+wait "$pid" || status=$?
+cat "$RD_TMP/out" "$RD_TMP/err"
+assert_eq "$status" 1 "exit status of rdcrash run stopped while checking"
+grep -q "^[1-9][0-9]* states checked in [0-9]* s, [0-9]* failed before it was stopped (echo 1 >a && sync a, ext4, seed 8)\$" "$RD_TMP/out" ||
+	fail "no summary of the states checked before SIGINT: $(cat "$RD_TMP/out")"
+grep -q "^epochs: " "$RD_TMP/out" || fail "no epochs' summary after SIGINT: $(cat "$RD_TMP/out")"
+assert_eq "$(made)" "" "rdcrash-run items left after SIGINT while checking"
 echo "rdcrash mark outside a run: the log must be recording"
 expect_refusal 1 "is the write log recording?" "$rdcrash" mark --device "$dev" hello
 

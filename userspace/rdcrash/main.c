@@ -32,6 +32,10 @@
 
 #define CK_BASE "rdcrash-base"
 #define STATES_DEFAULT 8
+/* by default an epoch is checked whole only where that costs no more than a sample */
+#define EXHAUSTIVE_DEFAULT 0
+#define EXHAUSTIVE_MAX 16
+#define JOBS_MAX 64
 #define BUSY_TRIES 100
 #define BUSY_PAUSE_NS (50 * 1000 * 1000L)
 #define SIZE_DEFAULT (256ULL << 20)
@@ -41,7 +45,7 @@
 struct opts {
 	const char *fs, *workload, *check, *dev, *setup, *device;
 	struct fs_setup fss;
-	unsigned int states;
+	unsigned int states, exhaustive, jobs;
 	uint64_t seed, size, log_limit;
 	bool json, keep, made; /* made: rdcrash made the device (no DEV) */
 	size_t epoch;
@@ -58,6 +62,8 @@ static void on_signal(int sig)
 	/* the workload or checker running now stops too; rdcrash waits for it */
 	if (run_child > 0)
 		kill(-run_child, SIGTERM);
+	/* a worker of jobs.c stops after its state, and stops what it runs */
+	jobs_signal(SIGTERM);
 }
 
 static void catch_signals(void)
@@ -69,6 +75,11 @@ static void catch_signals(void)
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
+}
+
+bool rdcrash_stopped(void)
+{
+	return stop_signal;
 }
 
 static bool stopped(void)
@@ -83,8 +94,10 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: rdcrash run --fs FS --workload NAME|CMD [--check CMD] [--setup CMD]\n"
 		"                   [--mkfs-options OPTS] [--mount-options OPTS] [--states N]\n"
-		"                   [--seed S] [--json] DEV\n"
+		"                   [--exhaustive E] [-j N] [--seed S] [--json] DEV\n"
 		"       rdcrash run ... [--size SIZE] [--write-log-limit SIZE] [--keep]\n"
+		"       rdcrash check --fs FS --check CMD [--states N] [--exhaustive E] [-j N]\n"
+		"                     [--seed S] [--json] DEV\n"
 		"       rdcrash state --seed S --epoch K --state I [--fs FS ...] DEV\n"
 		"       rdcrash mark [--device DEV] TEXT...\n"
 		"Crash states a workload can leave on a ramdisk device, checked.\n"
@@ -93,13 +106,20 @@ static void usage(FILE *out)
 		"workload with the write log on, then for each flush epoch checks up to N\n"
 		"states (default %d) on a clone: mount, the workload's promises (or --check\n"
 		"CMD, run in the mounted crash state), and the file system's checker\n"
-		"read-only. Without DEV, run makes a device of SIZE (default 256M) and\n"
-		"removes it at the end (--keep keeps it for rdcrash state).\n"
+		"read-only. An epoch that allows at most max(N, 2^E) states is checked\n"
+		"whole, tears included, or if its subsets of whole writes number that\n"
+		"few, every subset (--exhaustive E, default %d); others are sampled.\n"
+		"-j N checks N states at once, each on a clone of its own (default: the\n"
+		"number of CPUs).\n"
+		"Without DEV, run makes a device of SIZE (default 256M) and removes it\n"
+		"at the end (--keep keeps it for rdcrash state).\n"
+		"check checks the states of the last run's log on DEV again with --check\n"
+		"CMD, without running the workload.\n"
 		"state rebuilds one state of the last run on a clone and prints its path.\n"
 		"mark writes TEXT into the write log of the run's device, from a workload.\n"
 		"Built-in workloads (anything else is a shell command run in the file\n"
 		"system):\n",
-		fs_names(), STATES_DEFAULT);
+		fs_names(), STATES_DEFAULT, EXHAUSTIVE_DEFAULT);
 	workload_list(out);
 	fprintf(out, "Exit status: 0 no failed state, 3 some failed, 1 error, 2 usage.\n"
 		     "See rdcrash(1).\n");
@@ -267,16 +287,20 @@ static void append_quoted(char *buf, size_t len, const char *word)
 	snprintf(buf + used, len - used, "'");
 }
 
-/* --fs and its options, as rdcrash state takes them to say how to mount a state. */
+/*
+ * What rdcrash state needs to rebuild a state as the run made it: the
+ * plan's options, and --fs with its options to say how to mount it.
+ */
 static void make_rebuild_opts(struct opts *o)
 {
 	char *b = o->rebuild_opts;
 	size_t len = sizeof(o->rebuild_opts);
 
-	b[0] = '\0';
+	/* the plan of an epoch (checked whole or sampled) depends on both */
+	snprintf(b, len, " --states %u --exhaustive %u", o->states, o->exhaustive);
 	if (!o->fs)
 		return;
-	snprintf(b, len, " --fs %s", o->fs);
+	snprintf(b + strlen(b), len - strlen(b), " --fs %s", o->fs);
 	if (o->fss.mkfs_options) {
 		snprintf(b + strlen(b), len - strlen(b), " --mkfs-options ");
 		append_quoted(b, len, o->fss.mkfs_options);
@@ -333,33 +357,60 @@ static int take(const struct target *t, char sign, const char *ck)
 struct tally {
 	struct libscols_table *tb;
 	unsigned int checked, failed;
+	const char *cover; /* the epoch's, for the table */
+	size_t epochs[3]; /* epochs by enum crash_cover */
+	char **fails; /* each failed state and its rebuild command, printed after the summary */
+	uint64_t total; /* states the run checks in all */
+	time_t run_start, start; /* when the run began, and its checking */
+	bool tty; /* stderr is a terminal: a progress line rewritten in place */
 };
 
-static void record(struct tally *ty, const struct opts *o, const struct crash_state *st,
-		   const struct verdict *v)
+static const char *const cover_names[] = {
+	[CRASH_COVER_SAMPLE] = "sample",
+	[CRASH_COVER_SUBSETS] = "subsets",
+	[CRASH_COVER_ALL] = "all",
+};
+
+/* "E states" of a plan, "2^64 or more" where it saturated */
+static const char *exist_text(const struct crash_epoch_plan *plan, char *buf, size_t len)
 {
-	char num[5][24], rebuild[2048];
+	if (plan->exist == UINT64_MAX)
+		snprintf(buf, len, "2^64 or more");
+	else
+		snprintf(buf, len, "%" PRIu64, plan->exist);
+	return buf;
+}
+
+static void record(struct tally *ty, const struct opts *o, size_t epoch, unsigned int index,
+		   const struct job_result *v)
+{
+	char num[6][24], rebuild[2048];
 	struct libscols_line *ln;
 
 	ty->checked++;
 	snprintf(rebuild, sizeof(rebuild),
-		 "rdcrash state --seed %" PRIu64 " --epoch %zu --state %u%s ", o->seed, st->epoch,
-		 st->index, o->rebuild_opts);
+		 "rdcrash state --seed %" PRIu64 " --epoch %zu --state %u%s ", o->seed, epoch,
+		 index, o->rebuild_opts);
 	append_quoted(rebuild, sizeof(rebuild), o->dev);
 	if (!v->ok) {
+		char **fails = realloc(ty->fails, (ty->failed + 1) * sizeof(*fails));
+
+		if (!fails ||
+		    asprintf(&fails[ty->failed], "FAIL epoch %zu state %u: %s\n    rebuild: %s\n",
+			     epoch, index, v->detail, rebuild) < 0)
+			errx(RC_ERROR, "out of memory");
+		ty->fails = fails;
 		ty->failed++;
-		if (!o->json)
-			printf("FAIL epoch %zu state %u: %s\n    rebuild: %s\n", st->epoch,
-			       st->index, v->detail, rebuild);
 	}
 	if (!ty->tb)
 		return;
 	ln = scols_table_new_line(ty->tb, NULL);
-	snprintf(num[0], sizeof(num[0]), "%zu", st->epoch);
-	snprintf(num[1], sizeof(num[1]), "%u", st->index);
-	snprintf(num[2], sizeof(num[2]), "%zu", st->cut);
-	snprintf(num[3], sizeof(num[3]), "%zu", st->nr);
+	snprintf(num[0], sizeof(num[0]), "%zu", epoch);
+	snprintf(num[1], sizeof(num[1]), "%u", index);
+	snprintf(num[2], sizeof(num[2]), "%zu", v->cut);
+	snprintf(num[3], sizeof(num[3]), "%zu", v->pieces);
 	snprintf(num[4], sizeof(num[4]), "%" PRIu64, o->seed);
+	snprintf(num[5], sizeof(num[5]), "%016" PRIx64, v->hash);
 	if (!ln || scols_line_set_data(ln, 0, num[0]) || scols_line_set_data(ln, 1, num[1]) ||
 	    scols_line_set_data(ln, 2, num[2]) || scols_line_set_data(ln, 3, num[3]) ||
 	    scols_line_set_data(ln, 4, v->ok ? "ok" : "failed") ||
@@ -367,7 +418,8 @@ static void record(struct tally *ty, const struct opts *o, const struct crash_st
 	    scols_line_set_data(ln, 7, o->fs) ||
 	    scols_line_set_data(ln, 8, o->fss.mkfs_options ? o->fss.mkfs_options : "") ||
 	    scols_line_set_data(ln, 9, o->fss.mount_options ? o->fss.mount_options : "") ||
-	    scols_line_set_data(ln, 10, rebuild))
+	    scols_line_set_data(ln, 10, rebuild) || scols_line_set_data(ln, 11, ty->cover) ||
+	    scols_line_set_data(ln, 12, num[5]))
 		errx(RC_ERROR, "out of memory");
 }
 
@@ -381,7 +433,8 @@ static struct libscols_table *states_table(void)
 		     { "verdict", SCOLS_JSON_STRING },	    { "detail", SCOLS_JSON_STRING },
 		     { "seed", SCOLS_JSON_NUMBER },	    { "fs", SCOLS_JSON_STRING },
 		     { "mkfs_options", SCOLS_JSON_STRING }, { "mount_options", SCOLS_JSON_STRING },
-		     { "rebuild", SCOLS_JSON_STRING } };
+		     { "rebuild", SCOLS_JSON_STRING },	    { "cover", SCOLS_JSON_STRING },
+		     { "hash", SCOLS_JSON_STRING } };
 	struct libscols_table *tb = scols_new_table();
 	struct libscols_column *cl;
 	size_t i;
@@ -397,10 +450,45 @@ static struct libscols_table *states_table(void)
 	return tb;
 }
 
+/*
+ * "D/T states, F failed, about S s left": the time left from the pace so
+ * far; pending are the states of the epoch under way checked but not yet
+ * recorded
+ */
+static void progress_text(const struct tally *ty, unsigned int pending, char *buf, size_t len)
+{
+	long spent = (long)(time(NULL) - ty->start);
+	uint64_t done = ty->checked + pending;
+	int n = snprintf(buf, len, "%" PRIu64 "/%" PRIu64 " states, %u failed", done, ty->total,
+			 ty->failed);
+
+	if (done && done < ty->total && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ", about %.0f s left",
+			 (double)spent * (double)(ty->total - done) / (double)done);
+}
+
+/* The summary, then each failed state: what a run (or a stopped one) found. */
+static void print_findings(const struct opts *o, const struct tally *ty, const char *how)
+{
+	FILE *out = ty->tb ? stderr : stdout;
+	const char *pre = ty->tb ? "rdcrash: " : "";
+	unsigned int i;
+
+	fprintf(out, "%s%u states checked in %ld s, %u failed%s (%s, %s, seed %" PRIu64 ")\n", pre,
+		ty->checked, (long)(time(NULL) - ty->run_start), ty->failed, how, o->workload,
+		o->fs, o->seed);
+	fprintf(out, "%sepochs: %zu checked whole, %zu every subset of whole writes, %zu sampled\n",
+		pre, ty->epochs[CRASH_COVER_ALL], ty->epochs[CRASH_COVER_SUBSETS],
+		ty->epochs[CRASH_COVER_SAMPLE]);
+	for (i = 0; i < ty->failed; i++)
+		fputs(ty->fails[i], out);
+	fflush(out);
+}
+
 /* One state on the clone of checkpoint ck: power on, apply, judge, power off. */
 static int check_state(struct target *t, const struct opts *o, const struct wlog *w,
 		       const struct crash_state *st, const struct workload_run *run,
-		       const char *dir, struct tally *ty)
+		       const char *dir, struct job_result *res)
 {
 	struct verdict v;
 	int fd;
@@ -417,8 +505,53 @@ static int check_state(struct target *t, const struct opts *o, const struct wlog
 	close(fd);
 	verdict_check(&o->fss, t->clone_dev, dir, run->facts, run->nr_facts, w, st->cut, o->check,
 		      &v);
-	record(ty, o, st, &v);
+	res->ok = v.ok;
+	res->cut = st->cut;
+	res->pieces = st->nr;
+	res->hash = crash_state_hash(w, st);
+	snprintf(res->detail, sizeof(res->detail), "%s", v.detail);
 	return target_clone_power(t, false);
+}
+
+/* An epoch being checked, for jobs_run's workers and its progress calls. */
+struct epoch_check {
+	const struct opts *o;
+	const struct wlog *w;
+	const struct crash_epochs *ep;
+	const struct crash_epoch_plan *plan;
+	const struct workload_run *run;
+	size_t k;
+	uint32_t bs;
+	struct target *workers;
+	char (*dirs)[32];
+	const struct tally *ty;
+};
+
+static int check_one(void *arg, unsigned int w, unsigned int index, struct job_result *res)
+{
+	struct epoch_check *c = arg;
+	struct crash_state st;
+	int e;
+
+	if (crash_state_build(c->w, c->ep, c->k, c->plan, index, c->o->seed, c->bs, &st)) {
+		warn("epoch %zu state %u", c->k, index);
+		return -1;
+	}
+	e = check_state(&c->workers[w], c->o, c->w, &st, c->run, c->dirs[w], res);
+	crash_state_free(&st);
+	return e;
+}
+
+/* On a terminal, a progress line rewritten after every state. */
+static void show_progress(void *arg, unsigned int done)
+{
+	struct epoch_check *c = arg;
+	char line[128];
+
+	if (!c->ty->tty)
+		return;
+	progress_text(c->ty, done, line, sizeof(line));
+	fprintf(stderr, "\r\033[Krdcrash: %s", line);
 }
 
 /*
@@ -438,7 +571,7 @@ static void remove_made(void)
 	made.active = false;
 	if (made.dir[0])
 		umount_busy(made.dir);
-	target_clone_remove(&made.t);
+	target_clone_forget(&made.t);
 	if (made.keep) {
 		fprintf(stderr,
 			"rdcrash: kept %s (%s) for rdcrash state: ramdiskctl remove %s "
@@ -465,19 +598,175 @@ static bool is_zoned(const struct target *t)
 	return !strncmp(buf, "host-managed", 12);
 }
 
+/*
+ * Checks the crash states of the log on tp (stopped, or ended by a cut):
+ * the device goes back to the checkpoint taken with the log, and forward
+ * an epoch at a time; each epoch's states are checked on o->jobs clones of
+ * its checkpoint at once. The verdicts, the summary and the rebuild
+ * commands are printed; RC_OK, RC_FAILURES or RC_ERROR.
+ */
+static int check_log(struct opts *o, struct target *tp, struct workload_run *run, const char *dir,
+		     uint32_t bs, time_t t0)
+{
+	struct crash_epoch_plan *plans = NULL;
+	struct crash_epochs ep = { 0 };
+	struct job_result *res = NULL;
+	struct target *workers = NULL;
+	char(*dirs)[32] = NULL;
+	char ck[64], prev[64], exist[32], line[128];
+	struct tally ty = { 0 };
+	struct wlog w = { 0 };
+	bool checking = false;
+	int fd, rc = RC_ERROR, e;
+	unsigned int i;
+	size_t k;
+
+	fd = open(tp->dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || wlog_read(fd, &w)) {
+		warn("reading the write log of %s", tp->dev);
+		goto out;
+	}
+	close(fd);
+	fd = -1;
+	if (crash_epochs_find(&w, &ep) || workload_place_facts(run, &w))
+		goto out;
+	fprintf(stderr, "rdcrash: %s on %s: %zu log entries, %zu epochs, seed %" PRIu64 "\n",
+		o->workload, o->fs, w.n, ep.nr, o->seed);
+
+	e = target_write_retry(tp, "rollback", CK_BASE);
+	if (e) {
+		warnx("%s: rollback to %s: %s", tp->item, CK_BASE, strerror(e));
+		goto out;
+	}
+	fd = open(tp->dev, O_RDWR | O_DIRECT | O_CLOEXEC);
+	if (fd < 0) {
+		warn("%s", tp->dev);
+		goto out;
+	}
+	if (o->json)
+		ty.tb = states_table();
+	/* every epoch's plan first: the states in all, for the time left */
+	plans = calloc(ep.nr, sizeof(*plans));
+	workers = calloc(o->jobs, sizeof(*workers));
+	dirs = calloc(o->jobs, sizeof(*dirs));
+	if (!plans || !workers || !dirs)
+		err(RC_ERROR, "out of memory");
+	for (k = 0; k < ep.nr; k++) {
+		crash_epoch_plan(&w, &ep, k, bs, o->exhaustive, o->states, &plans[k]);
+		ty.total += plans[k].states;
+	}
+	/* worker w: its own clone, and a mount directory (worker 0 the workload's) */
+	for (i = 0; i < o->jobs; i++) {
+		workers[i] = *tp;
+		workers[i].clone_item[0] = '\0';
+		workers[i].worker = i;
+		snprintf(dirs[i], sizeof(dirs[i]), "%s", dir);
+		if (i && (snprintf(dirs[i], sizeof(dirs[i]), "%s-%u", dir, i) < 0 ||
+			  mkdir(dirs[i], 0700))) {
+			warn("%s", dirs[i]);
+			goto out;
+		}
+	}
+	ty.run_start = t0;
+	ty.start = time(NULL);
+	ty.tty = isatty(STDERR_FILENO);
+	checking = true;
+	prev[0] = '\0';
+	for (k = 0; k < ep.nr; k++) {
+		struct epoch_check c = { o, &w, &ep, &plans[k], run, k, bs, workers, dirs, &ty };
+
+		ck_name(k, ck, sizeof(ck));
+		if (k) {
+			if (apply_entries(fd, &w, ep.start[k - 1], ep.start[k]) || fsync(fd)) {
+				warn("advancing %s to epoch %zu", tp->dev, k);
+				goto out;
+			}
+			if (take(tp, '+', ck))
+				goto out;
+		}
+		/* every worker's clone moves on before the last checkpoint, which it pins, goes */
+		for (i = 0; i < o->jobs; i++)
+			if (target_clone_of(&workers[i], ck))
+				goto out;
+		if (prev[0] && strcmp(prev, CK_BASE) && take(tp, '-', prev))
+			goto out;
+		snprintf(prev, sizeof(prev), "%s", ck);
+		ty.cover = cover_names[plans[k].cover];
+		ty.epochs[plans[k].cover]++;
+		free(res);
+		res = calloc(plans[k].states ? plans[k].states : 1, sizeof(*res));
+		if (!res)
+			err(RC_ERROR, "out of memory");
+		e = jobs_run(o->jobs, plans[k].states, check_one, &c, res, show_progress);
+		/* in state order, whichever worker finished first */
+		for (i = 0; i < plans[k].states; i++)
+			if (res[i].done)
+				record(&ty, o, k, i, &res[i]);
+		if (stopped() || e)
+			goto out;
+		progress_text(&ty, 0, line, sizeof(line));
+		fprintf(stderr,
+			"%srdcrash: epoch %zu/%zu: %zu writes, %s states, %u checked (%s); %s\n",
+			ty.tty ? "\r\033[K" : "", k + 1, ep.nr, plans[k].writes,
+			exist_text(&plans[k], exist, sizeof(exist)), plans[k].states,
+			plans[k].cover == CRASH_COVER_ALL     ? "all" :
+			plans[k].cover == CRASH_COVER_SUBSETS ? "every subset of whole writes" :
+								"a sample",
+			line);
+	}
+	/* the device ends as the workload left it */
+	if (apply_entries(fd, &w, ep.start[ep.nr - 1], w.n) || fsync(fd)) {
+		warn("bringing %s to the workload's end", tp->dev);
+		goto out;
+	}
+	for (i = 0; i < o->jobs; i++)
+		target_clone_remove(&workers[i]);
+	if (prev[0] && strcmp(prev, CK_BASE) && take(tp, '-', prev))
+		goto out;
+	checking = false;
+	print_findings(o, &ty, "");
+	if (ty.tb && scols_print_table(ty.tb))
+		warnx("printing the table failed");
+	if (ty.failed && o->made && !o->keep)
+		fprintf(stderr,
+			"rdcrash: %s goes now: run with --keep to rebuild failed states "
+			"with rdcrash state\n",
+			tp->item);
+	rc = ty.failed ? RC_FAILURES : RC_OK;
+out:
+	/* a run stopped or failed while checking still says what it found */
+	if (checking) {
+		if (ty.tty)
+			fputs("\r\033[K", stderr);
+		print_findings(o, &ty, stopped() ? " before it was stopped" : " before an error");
+	}
+	if (fd >= 0)
+		close(fd);
+	for (i = 0; workers && i < o->jobs; i++) {
+		target_clone_remove(&workers[i]);
+		if (i)
+			rmdir(dirs[i]);
+	}
+	scols_unref_table(ty.tb);
+	for (i = 0; i < ty.failed; i++)
+		free(ty.fails[i]);
+	free(ty.fails);
+	free(res);
+	free(workers);
+	free(dirs);
+	free(plans);
+	crash_epochs_free(&ep);
+	wlog_free(&w);
+	return rc;
+}
+
 static int cmd_run(struct opts *o)
 {
+	char dir[] = "/tmp/rdcrash.XXXXXX", mode[32], state[32], name[64];
 	struct workload_run run = { 0 };
-	char dir[] = "/tmp/rdcrash.XXXXXX", mode[32], ck[64], prev[64], state[32], name[64];
-	struct crash_epochs ep = { 0 };
-	struct tally ty = { 0 };
-	struct crash_state st;
 	struct target *tp = &made.t;
-	struct wlog w = { 0 };
-	unsigned int i, n;
 	time_t t0 = time(NULL);
-	int fd = -1, rc = RC_ERROR, e;
-	size_t k;
+	int rc = RC_ERROR, e;
 	uint32_t bs;
 
 	catch_signals();
@@ -550,96 +839,57 @@ static int cmd_run(struct opts *o)
 		goto out;
 	}
 
-	fd = open(tp->dev, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || wlog_read(fd, &w)) {
-		warn("reading the write log of %s", tp->dev);
-		goto out;
-	}
-	close(fd);
-	fd = -1;
-	if (crash_epochs_find(&w, &ep) || workload_place_facts(&run, &w))
-		goto out;
-	fprintf(stderr, "rdcrash: %s on %s: %zu log entries, %zu epochs, seed %" PRIu64 "\n",
-		o->workload, o->fs, w.n, ep.nr, o->seed);
-
-	/* the device goes back to before the workload, and forward an epoch at a time */
-	e = target_write_retry(tp, "rollback", CK_BASE);
-	if (e) {
-		warnx("%s: rollback to %s: %s", tp->item, CK_BASE, strerror(e));
-		goto out;
-	}
-	fd = open(tp->dev, O_RDWR | O_DIRECT | O_CLOEXEC);
-	if (fd < 0) {
-		warn("%s", tp->dev);
-		goto out;
-	}
-	if (o->json)
-		ty.tb = states_table();
-	prev[0] = '\0';
-	for (k = 0; k < ep.nr; k++) {
-		ck_name(k, ck, sizeof(ck));
-		if (k) {
-			if (apply_entries(fd, &w, ep.start[k - 1], ep.start[k]) || fsync(fd)) {
-				warn("advancing %s to epoch %zu", tp->dev, k);
-				goto out;
-			}
-			if (take(tp, '+', ck))
-				goto out;
-		}
-		if (target_clone_of(tp, ck))
-			goto out;
-		if (prev[0] && strcmp(prev, CK_BASE) && take(tp, '-', prev))
-			goto out;
-		snprintf(prev, sizeof(prev), "%s", ck);
-		n = crash_epoch_states(&w, &ep, k, o->states);
-		for (i = 0; i < n; i++) {
-			if (crash_state_make(&w, &ep, k, i, o->seed, bs, &st))
-				err(RC_ERROR, "out of memory");
-			e = check_state(tp, o, &w, &st, &run, dir, &ty);
-			crash_state_free(&st);
-			if (stopped() || e)
-				goto out;
-		}
-		fprintf(stderr, "rdcrash: epoch %zu/%zu: %u states, %u failed so far\n", k + 1,
-			ep.nr, n, ty.failed);
-	}
-	/* the device ends as the workload left it */
-	if (apply_entries(fd, &w, ep.start[ep.nr - 1], w.n) || fsync(fd)) {
-		warn("bringing %s to the workload's end", tp->dev);
-		goto out;
-	}
-	target_clone_remove(tp);
-	if (prev[0] && strcmp(prev, CK_BASE) && take(tp, '-', prev))
-		goto out;
-	if (ty.tb) {
-		if (scols_print_table(ty.tb))
-			warnx("printing the table failed");
-	} else {
-		printf("%u states checked in %ld s, %u failed (%s, %s, seed %" PRIu64 ")\n",
-		       ty.checked, (long)(time(NULL) - t0), ty.failed, o->workload, o->fs, o->seed);
-	}
-	if (ty.failed && o->made && !o->keep)
-		fprintf(stderr,
-			"rdcrash: %s goes now: run with --keep to rebuild failed states "
-			"with rdcrash state\n",
-			tp->item);
-	rc = ty.failed ? RC_FAILURES : RC_OK;
+	rc = check_log(o, tp, &run, dir, bs, t0);
 out:
-	if (fd >= 0)
-		close(fd);
-	target_clone_remove(tp);
-	scols_unref_table(ty.tb);
-	crash_epochs_free(&ep);
-	wlog_free(&w);
 	workload_free(&run);
 	rmdir(dir);
 	made.dir[0] = '\0';
 	return rc;
 }
 
+/*
+ * check DEV: the states of the log the last run left on DEV, checked again
+ * by --check CMD (with other --states, --exhaustive or -j, say), without
+ * running the workload: what a built-in workload promised is known only
+ * to its run
+ */
+static int cmd_check(struct opts *o)
+{
+	char dir[] = "/tmp/rdcrash.XXXXXX", state[32];
+	struct workload_run run = { 0 };
+	struct target t;
+	time_t t0 = time(NULL);
+	uint32_t bs;
+	int rc;
+
+	catch_signals();
+	if (target_find(o->dev, &t))
+		return RC_ERROR;
+	make_rebuild_opts(o);
+	if (target_read(&t, "write_log", state, sizeof(state)) ||
+	    (strcmp(state, "stopped") && strcmp(state, "cut"))) {
+		warnx("%s has no write log of a finished rdcrash run (its log is %s)", t.item,
+		      state);
+		return RC_ERROR;
+	}
+	if (tear_unit(&t, &bs))
+		return RC_ERROR;
+	o->fss.zoned = is_zoned(&t);
+	target_clone_forget(&t);
+	if (!mkdtemp(dir))
+		err(RC_ERROR, "mkdtemp");
+	run.t = &t;
+	run.dir = dir;
+	run.seed = o->seed;
+	rc = check_log(o, &t, &run, dir, bs, t0);
+	rmdir(dir);
+	return rc;
+}
+
 /* Rebuilds one state on the clone, slowly but alone: base, the epochs before, the pieces. */
 static int cmd_state(struct opts *o)
 {
+	struct crash_epoch_plan plan;
 	struct crash_epochs ep = { 0 };
 	struct crash_state st = { 0 };
 	struct target t;
@@ -669,7 +919,17 @@ static int cmd_state(struct opts *o)
 		rc = RC_USAGE;
 		goto out;
 	}
-	if (tear_unit(&t, &bs) || crash_state_make(&w, &ep, o->epoch, o->state, o->seed, bs, &st))
+	if (tear_unit(&t, &bs))
+		goto out;
+	crash_epoch_plan(&w, &ep, o->epoch, bs, o->exhaustive, o->states, &plan);
+	if (plan.cover != CRASH_COVER_SAMPLE && o->state >= plan.states) {
+		warnx("epoch %zu is checked whole (--exhaustive %u, --states %u): its states are "
+		      "0 to %u",
+		      o->epoch, o->exhaustive, o->states, plan.states - 1);
+		rc = RC_USAGE;
+		goto out;
+	}
+	if (crash_state_build(&w, &ep, o->epoch, &plan, o->state, o->seed, bs, &st))
 		goto out;
 	if (target_clone_of(&t, CK_BASE) || target_clone_power(&t, true))
 		goto out;
@@ -759,10 +1019,12 @@ int main(int argc, char **argv)
 		{ "workload", required_argument, NULL, 'w' },
 		{ "check", required_argument, NULL, 'c' },
 		{ "states", required_argument, NULL, 'n' },
+		{ "exhaustive", required_argument, NULL, 'x' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "epoch", required_argument, NULL, 'e' },
 		{ "state", required_argument, NULL, 'i' },
-		{ "json", no_argument, NULL, 'j' },
+		{ "json", no_argument, NULL, 'O' },
 		{ "mkfs-options", required_argument, NULL, 'M' },
 		{ "mount-options", required_argument, NULL, 'o' },
 		{ "setup", required_argument, NULL, 'S' },
@@ -773,7 +1035,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct opts o = { .states = STATES_DEFAULT };
+	struct opts o = { .states = STATES_DEFAULT, .exhaustive = EXHAUSTIVE_DEFAULT };
 	bool have_seed = false, have_epoch = false, have_state = false, have_size = false;
 	const char *cmd, *mount_opts = NULL;
 	char why[256];
@@ -785,14 +1047,15 @@ int main(int argc, char **argv)
 		return RC_OK;
 	}
 	if (argc < 2)
-		return usage_error("%s", "run, state or mark?");
+		return usage_error("%s", "run, check, state or mark?");
 	cmd = argv[1];
-	if (strcmp(cmd, "run") && strcmp(cmd, "state") && strcmp(cmd, "mark"))
-		return usage_error("unknown command '%s': run, state or mark", cmd);
+	if (strcmp(cmd, "run") && strcmp(cmd, "check") && strcmp(cmd, "state") &&
+	    strcmp(cmd, "mark"))
+		return usage_error("unknown command '%s': run, check, state or mark", cmd);
 	argc--;
 	argv++;
-	while ((opt = getopt_long(argc, argv, ":f:w:c:n:s:e:i:jM:o:S:z:L:kd:h", longopts, NULL)) !=
-	       -1) {
+	while ((opt = getopt_long(argc, argv, ":f:w:c:n:x:j:s:e:i:M:o:S:z:L:kd:h", longopts,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			o.fs = optarg;
@@ -807,6 +1070,16 @@ int main(int argc, char **argv)
 			if (parse_u64(optarg, &v) || !v || v > 100000)
 				return usage_error("--states '%s' is not 1 to 100000", optarg);
 			o.states = (unsigned int)v;
+			break;
+		case 'j':
+			if (parse_u64(optarg, &v) || !v || v > JOBS_MAX)
+				return usage_error("-j '%s' is not 1 to 64", optarg);
+			o.jobs = (unsigned int)v;
+			break;
+		case 'x':
+			if (parse_u64(optarg, &v) || v > EXHAUSTIVE_MAX)
+				return usage_error("--exhaustive '%s' is not 0 to 16", optarg);
+			o.exhaustive = (unsigned int)v;
 			break;
 		case 's':
 			if (parse_u64(optarg, &o.seed))
@@ -825,7 +1098,7 @@ int main(int argc, char **argv)
 			o.state = (unsigned int)v;
 			have_state = true;
 			break;
-		case 'j':
+		case 'O':
 			o.json = true;
 			break;
 		case 'M':
@@ -888,6 +1161,28 @@ int main(int argc, char **argv)
 	}
 	if (!o.fs)
 		return usage_error("--fs '%s': ext2, ext3, ext4, xfs, btrfs or f2fs", "");
+	if (!have_seed && getrandom(&o.seed, sizeof(o.seed), 0) != sizeof(o.seed))
+		o.seed = (uint64_t)time(NULL);
+	if (!have_seed)
+		o.seed %= 1000000000;
+	if (!o.jobs) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		o.jobs = cpus < 1 ? 1 : cpus > JOBS_MAX ? JOBS_MAX : (unsigned int)cpus;
+	}
+	if (!strcmp(cmd, "check")) {
+		if (!o.check)
+			return usage_error("%s", "check needs --check CMD: what a built-in "
+						 "workload promised is known only to its run");
+		if (o.workload || o.setup || o.fss.mkfs_options || have_size || o.log_limit ||
+		    o.keep)
+			return usage_error("%s",
+					   "check takes no --workload, --setup, "
+					   "--mkfs-options, --size, --write-log-limit or --keep: "
+					   "it checks the log the last run left");
+		o.workload = "the last run's log";
+		return cmd_check(&o);
+	}
 	if (!o.workload)
 		return usage_error("%s", "run needs --workload NAME or CMD");
 	if (!o.made && (have_size || o.log_limit || o.keep))
@@ -900,9 +1195,5 @@ int main(int argc, char **argv)
 		if (!o.log_limit)
 			o.log_limit = o.size * 2 > LOG_LIMIT_MIN ? o.size * 2 : LOG_LIMIT_MIN;
 	}
-	if (!have_seed && getrandom(&o.seed, sizeof(o.seed), 0) != sizeof(o.seed))
-		o.seed = (uint64_t)time(NULL);
-	if (!have_seed)
-		o.seed %= 1000000000;
 	return cmd_run(&o);
 }

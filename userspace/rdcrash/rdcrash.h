@@ -4,7 +4,8 @@
  * checked. The parts: target.c drives the device through configfs,
  * apply.c writes log entries to a device, workloads.c runs the built-in
  * workloads and keeps what each promised, verdict.c mounts and checks a
- * state, crash_plan.c chooses the states.
+ * state, crash_plan.c chooses the states, jobs.c checks them on several
+ * clones at once.
  */
 #ifndef RDCRASH_H
 #define RDCRASH_H
@@ -34,6 +35,7 @@ struct target {
 	char dev[32];
 	char clone_item[256]; /* rdcrash's clone of it, or "" */
 	char clone_dev[32];
+	unsigned int worker; /* whose clone: jobs.c's worker number */
 };
 
 /* NAME, ramdiskN or /dev/ramdiskN of a powered configfs device; 0 or -1 after a message. */
@@ -43,13 +45,16 @@ int target_write(const struct target *t, const char *attr, const char *line);
 int target_read(const struct target *t, const char *attr, char *buf, size_t len);
 /* The path of the item's attribute. */
 void target_attr_path(const struct target *t, const char *attr, char *buf, size_t len);
-/* The clone's item (rdcrash-clone-N), made once, with clone_of set to checkpoint ck. */
+/*
+ * The clone's item (rdcrash-clone-N, or rdcrash-clone-N-W for worker W),
+ * made once, with clone_of set to checkpoint ck.
+ */
 int target_clone_of(struct target *t, const char *ck);
 /* Powers the clone on (its state: the checkpoint) or off; 0, or -1 after a message. */
 int target_clone_power(struct target *t, bool on);
 /* Powers the clone off and removes its item. */
 void target_clone_remove(struct target *t);
-/* Removes a clone an earlier run or rdcrash state left, if there is one. */
+/* Removes the clones an earlier run or rdcrash state left (every worker's), if any. */
 void target_clone_forget(struct target *t);
 /*
  * Makes the configfs item name: size bytes, writeback cache_mode, the
@@ -153,5 +158,35 @@ void verdict_check(const struct fs_setup *fs, const char *dev, const char *dir,
 int run_argv(char *const argv[], const char *log);
 /* The child run_argv waits for now, or 0: a signal handler passes the signal on. */
 extern volatile pid_t run_child;
+
+/* --- jobs.c: an epoch's states checked by several workers at once --------- */
+
+/* What checking one state found; done once it was checked. */
+struct job_result {
+	bool done, error, ok;
+	size_t cut, pieces;
+	uint64_t hash; /* of what the state writes (crash_state_hash) */
+	char detail[256];
+};
+
+/* Checks state index on worker w's clone into res: 0, or -1 after a message. */
+typedef int (*job_fn)(void *arg, unsigned int w, unsigned int index, struct job_result *res);
+/* Called in rdcrash's own process as results come in: done of them so far. */
+typedef void (*job_progress_fn)(void *arg, unsigned int done);
+/*
+ * States 0 to n - 1, by fn on jobs worker processes at once (worker w takes
+ * w, w + jobs, ...; one job runs them here), into res by state number. A
+ * signal that stops the run (rdcrash_stopped) stops each worker after its
+ * state. 0, or -1 if a worker met an error.
+ */
+int jobs_run(unsigned int jobs, unsigned int n, job_fn fn, void *arg, struct job_result *res,
+	     job_progress_fn progress);
+/* Passes sig on to the workers running (async-signal-safe). */
+void jobs_signal(int sig);
+
+/* --- main.c ----------------------------------------------------------------- */
+
+/* Whether a signal asked the run to stop. */
+bool rdcrash_stopped(void);
 
 #endif /* RDCRASH_H */

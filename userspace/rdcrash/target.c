@@ -152,13 +152,22 @@ int target_find(const char *arg, struct target *t)
 	return 0;
 }
 
+/* Worker 0's clone is rdcrash-clone-N (what rdcrash state makes), worker w's rdcrash-clone-N-w. */
+static void clone_name(const struct target *t, char *buf, size_t len)
+{
+	if (t->worker)
+		snprintf(buf, len, "rdcrash-clone-%d-%u", t->index, t->worker);
+	else
+		snprintf(buf, len, "rdcrash-clone-%d", t->index);
+}
+
 int target_clone_of(struct target *t, const char *ck)
 {
 	char path[PATH_MAX], line[128];
 	int err;
 
 	if (!t->clone_item[0]) {
-		snprintf(t->clone_item, sizeof(t->clone_item), "rdcrash-clone-%d", t->index);
+		clone_name(t, t->clone_item, sizeof(t->clone_item));
 		snprintf(path, sizeof(path), "%s/%s", root(), t->clone_item);
 		/* one left by a run that was killed is taken over */
 		if (mkdir(path, 0755) && errno != EEXIST) {
@@ -203,15 +212,31 @@ int target_clone_power(struct target *t, bool on)
 
 void target_clone_forget(struct target *t)
 {
-	char path[PATH_MAX];
+	char prefix[64], path[PATH_MAX];
+	struct target c = *t;
+	struct dirent *d;
+	size_t len;
+	DIR *dir;
 
-	snprintf(t->clone_item, sizeof(t->clone_item), "rdcrash-clone-%d", t->index);
-	snprintf(path, sizeof(path), "%s/%s", root(), t->clone_item);
-	if (access(path, F_OK)) {
-		t->clone_item[0] = '\0';
+	/* worker 0's, and those of the workers of a run with -j */
+	clone_name(t, prefix, sizeof(prefix));
+	len = strlen(prefix);
+	t->clone_item[0] = '\0';
+	dir = opendir(root());
+	if (!dir)
 		return;
+	while ((d = readdir(dir))) {
+		if (strncmp(d->d_name, prefix, len) ||
+		    (d->d_name[len] &&
+		     (d->d_name[len] != '-' || !d->d_name[len + 1] ||
+		      strspn(d->d_name + len + 1, "0123456789") != strlen(d->d_name + len + 1))))
+			continue;
+		snprintf(c.clone_item, sizeof(c.clone_item), "%s", d->d_name);
+		snprintf(path, sizeof(path), "%s/%s", root(), c.clone_item);
+		if (!access(path, F_OK))
+			target_clone_remove(&c);
 	}
-	target_clone_remove(t);
+	closedir(dir);
 }
 
 void target_clone_remove(struct target *t)
