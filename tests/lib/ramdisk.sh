@@ -59,8 +59,8 @@ rd_keys_trace=/sys/kernel/tracing/instances/rd-keys
 # Documentation/development.md, "Two vCPUs, one host thread"). Only the
 # command names in the trace's output are lost, which no test reads.
 trace_events_without_cmdlines() {
-	local opt=/sys/kernel/tracing/options/record-cmd old
-	[ -e $opt ] || mount -t tracefs nodev /sys/kernel/tracing
+	local trace=/sys/kernel/tracing opt=/sys/kernel/tracing/options/record-cmd old
+	mountpoint -q $trace || mount -t tracefs nodev $trace
 	[ -w $opt ] || fail "no $opt: cannot keep the scheduler's tracepoints off"
 	old=$(cat $opt)
 	echo 0 >$opt
@@ -73,8 +73,9 @@ trace_events_without_cmdlines() {
 # load_module, so that the load's own switches are seen.
 rd_keys_watch() {
 	local trace=/sys/kernel/tracing
-	[ -e $trace/kprobe_events ] || mount -t tracefs nodev $trace
-	[ -e $trace/kprobe_events ] || fail "no kprobe_events in $trace: cannot watch the static keys"
+	mountpoint -q $trace || mount -t tracefs nodev $trace
+	[ -e $trace/kprobe_events ] ||
+		fail "no kprobe_events in $trace (a kernel without CONFIG_KPROBE_EVENTS): cannot watch the static keys"
 	awk '$3 == "jump_label_update" {f = 1} END {exit !f}' /proc/kallsyms ||
 		fail "no jump_label_update() in /proc/kallsyms: cannot watch the static keys"
 	# what a test that died left
