@@ -15,6 +15,8 @@ require_cmd fio jq taskset cmp dd
 [ "$(nproc)" -ge 2 ] || skip "needs two CPUs, one for the reads and one for the switching"
 
 rd_keys_watch
+[ "$RD_KEYS_TEXT_PATCHED" = 1 ] ||
+	skip "this kernel has no jump labels (CONFIG_JUMP_LABEL): switching a key patches no code"
 load_module nr_devices=0
 rd_configure keys size=16M power=1
 dev=$RD_DEV
