@@ -6,6 +6,7 @@
  */
 #include "ramdiskctl.h"
 
+#include "full_io.h"
 #include "rdimage.h"
 #include "ramdisk.h"
 
@@ -72,22 +73,11 @@ static int get_extents(int fd, const char *dev, struct rdimage_extent **list, si
 	}
 }
 
+/* Writes buf whole to fd and folds it into the file's CRC. */
 static int write_all(int fd, const void *buf, size_t len, uint32_t *file_crc)
 {
-	const char *p = buf;
-
 	*file_crc = (uint32_t)crc32_z(*file_crc, buf, len);
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return write_full(fd, buf, len);
 }
 
 static int save(int dev_fd, const char *dev, int out, const char *file)

@@ -7,6 +7,7 @@
  */
 #include "ramdiskctl.h"
 
+#include "full_io.h"
 #include "sysfs_file.h"
 #include "table.h"
 
@@ -101,24 +102,6 @@ static int print_entries(const struct wlog *w, const struct table_style *style)
 	return table_print(tb, style);
 }
 
-static int write_all(int fd, const void *buf, size_t len, off_t off)
-{
-	const unsigned char *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = pwrite(fd, p, len, off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-		off += n;
-	}
-	return 0;
-}
-
 /*
  * dm-log-writes' layout in blocks of the device's logical block size: the
  * super block first, then per entry a block with its header (a mark's text
@@ -176,11 +159,11 @@ static int export_dmlw(const char *cmd, const struct wlog *w, uint32_t bs, const
 		h.data_len = htole64(mlen);
 		memcpy(block, &h, sizeof(h));
 		memcpy(block + sizeof(h), w->data + e->data_offset, mlen);
-		if (write_all(fd, block, bs, off))
+		if (pwrite_full(fd, block, bs, off))
 			goto fail;
 		off += bs;
 		if (dlen && e->type == RAMDISK_WLOG_WRITE) {
-			if (write_all(fd, w->data + e->data_offset, dlen, off))
+			if (pwrite_full(fd, w->data + e->data_offset, dlen, off))
 				goto fail;
 		} else if (dlen) {
 			if (zlen < dlen) {
@@ -190,7 +173,7 @@ static int export_dmlw(const char *cmd, const struct wlog *w, uint32_t bs, const
 					errx(RC_ERROR, "wlog: out of memory");
 				zlen = dlen;
 			}
-			if (write_all(fd, zeros, dlen, off))
+			if (pwrite_full(fd, zeros, dlen, off))
 				goto fail;
 		}
 		off += (off_t)dlen;
@@ -204,7 +187,7 @@ static int export_dmlw(const char *cmd, const struct wlog *w, uint32_t bs, const
 					 .data_len = htole64(sizeof(cut_mark) - 1) };
 		memcpy(block, &h, sizeof(h));
 		memcpy(block + sizeof(h), cut_mark, sizeof(cut_mark) - 1);
-		if (write_all(fd, block, bs, off))
+		if (pwrite_full(fd, block, bs, off))
 			goto fail;
 		nr++;
 	}
@@ -214,7 +197,7 @@ static int export_dmlw(const char *cmd, const struct wlog *w, uint32_t bs, const
 	super.sectorsize = htole32(bs);
 	memset(block, 0, bs);
 	memcpy(block, &super, sizeof(super));
-	if (write_all(fd, block, bs, 0))
+	if (pwrite_full(fd, block, bs, 0))
 		goto fail;
 	rc = RC_OK;
 fail:

@@ -12,6 +12,7 @@
  * failures (a stuck mount, a killed check) stay in its own process.
  */
 #include "rdcrash.h"
+#include "full_io.h"
 
 #include <err.h>
 #include <errno.h>
@@ -40,23 +41,6 @@ struct job_msg {
 	struct job_result res;
 };
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Worker w's share of the states; never returns. */
 static void worker(unsigned int w, unsigned int jobs, unsigned int n, job_fn fn, void *arg, int out)
 {
@@ -69,7 +53,7 @@ static void worker(unsigned int w, unsigned int jobs, unsigned int n, job_fn fn,
 		if (fn(arg, w, i, &m.res))
 			m.res.error = true;
 		/* a stop may have killed the check under way: that state was not judged */
-		if (rdcrash_stopped() || write_all(out, &m, sizeof(m)) || m.res.error)
+		if (rdcrash_stopped() || write_full(out, &m, sizeof(m)) || m.res.error)
 			break;
 	}
 	/* no atexit handler of the parent's (the device it made) runs here */
