@@ -86,14 +86,17 @@ static int add_piece(struct crash_state *st, size_t *room, size_t entry, uint32_
 	return 0;
 }
 
-/* A torn write: each logical block kept or lost by one draw; the kept ones in runs. */
-static int add_torn(struct crash_state *st, size_t *room, struct rng *r, size_t entry,
-		    uint32_t sectors, uint32_t per_block)
+/* Whether a torn write keeps block b: asked of each block in turn, from 0. */
+typedef bool (*keep_fn)(void *ctx, uint32_t b);
+
+/* The pieces of a torn write of blocks blocks: the kept ones, in runs. */
+static int add_runs(struct crash_state *st, size_t *room, size_t entry, uint32_t blocks,
+		    uint32_t per_block, keep_fn keep, void *ctx)
 {
-	uint32_t b, blocks = sectors / per_block, run = 0;
+	uint32_t b, run = 0;
 
 	for (b = 0; b <= blocks; b++) {
-		if (b < blocks && rng_below(r, 2)) {
+		if (b < blocks && keep(ctx, b)) {
 			run++;
 			continue;
 		}
@@ -102,6 +105,19 @@ static int add_torn(struct crash_state *st, size_t *room, struct rng *r, size_t 
 		run = 0;
 	}
 	return 0;
+}
+
+/* A drawn tear: each block kept or lost by one draw. */
+static bool keep_drawn(void *ctx, uint32_t b)
+{
+	(void)b;
+	return rng_below(ctx, 2);
+}
+
+/* An enumerated tear: the set bits of a mask. */
+static bool keep_masked(void *ctx, uint32_t b)
+{
+	return *(const uint64_t *)ctx >> b & 1;
 }
 
 int crash_state_make(const struct wlog *w, const struct crash_epochs *ep, size_t k,
@@ -134,7 +150,8 @@ int crash_state_make(const struct wlog *w, const struct crash_epochs *ep, size_t
 		if (!whole && e->type != RAMDISK_WLOG_DISCARD &&
 		    !(e->flags & RAMDISK_WLOG_ATOMIC) && e->nr_sectors > per_block &&
 		    rng_below(&r, 2)) {
-			if (add_torn(st, &room, &r, i, e->nr_sectors, per_block))
+			if (add_runs(st, &room, i, e->nr_sectors / per_block, per_block, keep_drawn,
+				     &r))
 				goto nomem;
 			continue;
 		}
@@ -227,24 +244,6 @@ void crash_epoch_plan(const struct wlog *w, const struct crash_epochs *ep, size_
 	}
 }
 
-/* The pieces of a torn write: the set bits of mask, in runs. */
-static int add_mask(struct crash_state *st, size_t *room, size_t entry, uint64_t mask,
-		    uint32_t blocks, uint32_t per_block)
-{
-	uint32_t b, run = 0;
-
-	for (b = 0; b <= blocks; b++) {
-		if (b < blocks && (mask >> b & 1)) {
-			run++;
-			continue;
-		}
-		if (run && add_piece(st, room, entry, (b - run) * per_block, run * per_block))
-			return -1;
-		run = 0;
-	}
-	return 0;
-}
-
 int crash_state_enumerate(const struct wlog *w, const struct crash_epochs *ep, size_t k,
 			  const struct crash_epoch_plan *plan, uint64_t index, uint32_t block,
 			  struct crash_state *st)
@@ -288,7 +287,7 @@ int crash_state_enumerate(const struct wlog *w, const struct crash_epochs *ep, s
 	st->cut = limit;
 	for (i = first; i < limit; i++) {
 		const struct ramdisk_wlog_entry *e = &w->e[i];
-		uint64_t c, d;
+		uint64_t c, d, mask;
 
 		if (!wlog_is_data(e))
 			continue;
@@ -297,8 +296,10 @@ int crash_state_enumerate(const struct wlog *w, const struct crash_epochs *ep, s
 		index /= c;
 		if (d == 1)
 			continue;
+		mask = d - 1;
 		if (d == 0 ? add_piece(st, &room, i, 0, e->nr_sectors) :
-			     add_mask(st, &room, i, d - 1, e->nr_sectors / per_block, per_block))
+			     add_runs(st, &room, i, e->nr_sectors / per_block, per_block,
+				      keep_masked, &mask))
 			goto nomem;
 	}
 	return 0;
