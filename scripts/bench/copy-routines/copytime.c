@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Times whole-page copy routines in the kernel, for experiments 6 and 9 of
- * Documentation/performance.md. Loading it prints one line per routine and
+ * Documentation/performance-log.md. Loading it prints one line per routine and
  * then fails with -EAGAIN, so it never stays loaded.
  *
  * Each round copies 1 MiB as 256 pages, each between two pages of its own
