@@ -401,6 +401,40 @@ static void write_log_limit_cap(struct fuzz *f, struct slot *s)
 		fuzz_report(f, "%s refused 8M: %s", path, strerror(err));
 }
 
+/*
+ * A latency is taken up to 2^32-1 ns and a bandwidth down to 1 MB/s, and
+ * the generic values reach both ends (2147483648, 1), which the parser
+ * must see. Left in effect, one such value made every later write of its
+ * slot wait 2 s: half of a 6,000-step run's time on 6.1 was spent so. The
+ * throttle's waiting paths (a bio held while the device powers off) need
+ * a wait that outlasts a step, not seconds: a latency above 20 ms the
+ * module took is put back to 20 ms at once, a bandwidth below 64 MB/s to
+ * 64 (a 4 MiB window then reads in 65 ms).
+ */
+static void throttle_cap(struct fuzz *f, struct slot *s, const char *attr)
+{
+	bool bandwidth = !strcmp(attr, "bandwidth_mbps");
+	const char *back = bandwidth ? "64\n" : "20000000\n";
+	char path[512], buf[64];
+	unsigned long long now;
+	int err;
+
+	if (!bandwidth && !strstr(attr, "_latency_ns"))
+		return;
+	slot_path(f, s, attr, path, sizeof(path));
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return;
+	now = strtoull(buf, NULL, 10);
+	if (bandwidth ? now == 0 || now >= THROTTLE_MBPS_MIN : now <= THROTTLE_LATENCY_MAX_NS)
+		return;
+	err = write_file(path, back, strlen(back));
+	fuzz_log(f, " %s back to %.*s: %s", attr, (int)strlen(back) - 1, back,
+		 err ? strerror(err) : "ok");
+	if (err)
+		fuzz_report(f, "%s refused %.*s: %s", path, (int)strlen(back) - 1, back,
+			    strerror(err));
+}
+
 /* --- slot state ------------------------------------------------------------ */
 
 /*
@@ -696,6 +730,7 @@ static int do_attr(struct fuzz *f, struct slot *s, const char *attr, const struc
 		}
 		if (!strcmp(attr, "write_log"))
 			wlog_accepted(f, s, v);
+		throttle_cap(f, s, attr);
 		if (!strcmp(attr, "write_log_limit")) {
 			wlm_limit(&s->wlog, slot_write_log_limit(f, s));
 			write_log_limit_cap(f, s);

@@ -52,6 +52,9 @@ void value_rollback(uint64_t x, struct value *v);
 void value_write_log(uint64_t x, struct value *v);
 /* The most write_log_limit rdfuzz leaves in effect: logs stay small. */
 #define WRITE_LOG_LIMIT_MAX (8u << 20)
+/* The longest latency and the least bandwidth rdfuzz leaves in effect. */
+#define THROTTLE_LATENCY_MAX_NS 20000000ull
+#define THROTTLE_MBPS_MIN 64ull
 /* A size for write_log_limit from a draw x: 4K to WRITE_LOG_LIMIT_MAX. */
 void value_write_log_limit(uint64_t x, struct value *v);
 /* A printable form of v for the log (escapes, long runs shortened). */
