@@ -275,3 +275,45 @@ rd_refused() {
 	dmesg | tail -n +$((log_lines + 1)) | grep -qF "$5" ||
 		fail "$1/$2 '$3': no '$5' in the kernel log"
 }
+
+# dmlw_replay LOG TARGET [END_MARK]: replays a dm-log-writes log onto
+# TARGET (a block device or an image file) as fstests' replay-log does,
+# written here from the format alone so that it checks our writer: after
+# the super block, each entry a block with its header (sector, sectors,
+# flags, data length; a mark's text after it), then a write's data; a
+# discard zeroes its range; stops after the mark END_MARK. Prints the
+# number of entries replayed.
+dmlw_replay() {
+	local log=$1 target=$2 end=${3:-} bs nr i off sector n flags dlen text direct=
+	_le64() { od -An -tu8 -j "$2" -N 8 --endian=little "$1" | tr -d ' '; }
+	[ "$(_le64 "$log" 0)" = $((0x6a736677736872)) ] || fail "$log is not a dm-log-writes log"
+	bs=$(od -An -tu4 -j 24 -N 4 --endian=little "$log" | tr -d ' ')
+	nr=$(_le64 "$log" 16)
+	[ -b "$target" ] && direct=oflag=direct
+	off=$bs
+	for ((i = 0; i < nr; i++)); do
+		sector=$(_le64 "$log" "$off")
+		n=$(_le64 "$log" $((off + 8)))
+		flags=$(_le64 "$log" $((off + 16)))
+		dlen=$(_le64 "$log" $((off + 24)))
+		if ((flags & 8)); then
+			text=$(dd if="$log" bs=1 skip=$((off + 32)) count="$dlen" status=none)
+			off=$((off + bs))
+			if [ -n "$end" ] && [ "$text" = "$end" ]; then
+				i=$((i + 1))
+				break
+			fi
+			continue
+		fi
+		off=$((off + bs))
+		if ((flags & 4)); then
+			dd if=/dev/zero of="$target" bs="$bs" seek="$sector" count="$n" conv=notrunc \
+				$direct status=none
+		elif ((n)); then
+			dd if="$log" of="$target" bs="$bs" skip=$((off / bs)) seek="$sector" count="$n" \
+				conv=notrunc $direct status=none
+			off=$((off + n * bs))
+		fi
+	done
+	echo "$i"
+}

@@ -54,23 +54,7 @@ assert_eq "$bs" 512 "the export's sectorsize"
 clone=$("$ctl" clone --name replay wl base)
 on_exit "rd_unconfigure replay"
 [ "$(sum "$clone")" != "$(sum "$dev")" ] || fail "the clone of base is already the device"
-# Replay as fstests' replay-log does: header block, then a write's data.
-off=$bs
-for ((i = 0; i < 9; i++)); do
-	sector=$(le64 "$RD_TMP/log.dmlw" "$off")
-	nr=$(le64 "$RD_TMP/log.dmlw" $((off + 8)))
-	flags=$(le64 "$RD_TMP/log.dmlw" $((off + 16)))
-	off=$((off + bs))
-	if ((flags & 4)); then
-		blkdiscard -o $((sector * bs)) -l $((nr * bs)) "$clone"
-	elif ((flags & 9)) && ((nr == 0)); then
-		: # a flush or a mark: no data
-	else
-		dd if="$RD_TMP/log.dmlw" of="$clone" bs="$bs" skip=$((off / bs)) seek="$sector" \
-			count="$nr" oflag=direct status=none
-		off=$((off + nr * bs))
-	fi
-done
+assert_eq "$(dmlw_replay "$RD_TMP/log.dmlw" "$clone")" 9 "entries replayed"
 assert_eq "$(sum "$clone")" "$(sum "$dev")" "the clone after the replay"
 rd_unconfigure replay
 

@@ -7,11 +7,10 @@
  */
 #include "ramdiskctl.h"
 
-#include "full_io.h"
+#include "dmlw.h"
 #include "sysfs_file.h"
 #include "table.h"
 
-#include <endian.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -25,23 +24,6 @@
 
 #include "ramdisk.h"
 #include "wlog.h"
-
-/* dm-log-writes' on-disk format (drivers/md/dm-log-writes.c), little-endian. */
-#define DMLW_MAGIC 0x6a736677736872ULL
-#define DMLW_VERSION 1
-#define DMLW_FLUSH 0x1
-#define DMLW_FUA 0x2
-#define DMLW_DISCARD 0x4
-#define DMLW_MARK 0x8
-
-struct dmlw_super {
-	uint64_t magic, version, nr_entries;
-	uint32_t sectorsize;
-} __attribute__((packed));
-
-struct dmlw_entry {
-	uint64_t sector, nr_sectors, flags, data_len;
-};
 
 /* "fua,atomic,failed" or "-" */
 static void flag_names(unsigned int flags, char *out, size_t len)
@@ -103,35 +85,27 @@ static int print_entries(const struct wlog *w, const struct table_style *style)
 }
 
 /*
- * dm-log-writes' layout in blocks of the device's logical block size: the
- * super block first, then per entry a block with its header (a mark's text
- * after it) and, for a write, its data. Sectors count those blocks. A
- * write-zeroes becomes a write of zeros, which any replay target honours;
- * a flush that failed is left out, since it made nothing durable. A log
- * that a power cut ended gets a last entry, the mark "power-cut": the
- * crash point, which replay-log's --end-mark finds.
+ * The log in dm-log-writes' format (lib/dmlw.h). A write-zeroes becomes a
+ * write of zeros, which any replay target honours; a flush that failed is
+ * left out, since it made nothing durable. A log that a power cut ended
+ * gets a last entry, the mark "power-cut": the crash point, which
+ * replay-log's --end-mark finds.
  */
 static int export_dmlw(const char *cmd, const struct wlog *w, uint32_t bs, const char *file)
 {
-	unsigned char *block = calloc(1, bs), *zeros = NULL;
-	struct dmlw_super super = { 0 };
-	struct dmlw_entry h;
-	uint64_t nr = 0, per = bs / 512;
-	off_t off = bs;
-	size_t i, zlen = 0;
-	int fd, rc = RC_ERROR;
+	struct dmlw_writer d;
+	char text[512] = "";
+	size_t i;
 
-	if (!block)
-		errx(RC_ERROR, "wlog: out of memory");
-	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
+	if (dmlw_open(&d, file, bs)) {
 		warn("%s: %s", cmd, file);
-		free(block);
 		return RC_ERROR;
 	}
 	for (i = 0; i < w->n; i++) {
 		const struct ramdisk_wlog_entry *e = &w->e[i];
-		uint64_t flags = 0, dlen = 0, mlen = 0;
+		const void *data = NULL;
+		uint64_t flags = 0;
+		size_t len;
 
 		switch (e->type) {
 		case RAMDISK_WLOG_FLUSH:
@@ -141,75 +115,36 @@ static int export_dmlw(const char *cmd, const struct wlog *w, uint32_t bs, const
 			break;
 		case RAMDISK_WLOG_MARK:
 			flags = DMLW_MARK;
-			mlen = e->data_len < bs - sizeof(h) - 1 ? e->data_len : bs - sizeof(h) - 1;
+			len = e->data_len < sizeof(text) - 1 ? e->data_len : sizeof(text) - 1;
+			memcpy(text, w->data + e->data_offset, len);
+			text[len] = '\0';
 			break;
 		case RAMDISK_WLOG_DISCARD:
 			flags = DMLW_DISCARD;
 			break;
+		case RAMDISK_WLOG_WRITE:
+			data = w->data + e->data_offset;
+			break;
 		default:
-			dlen = (uint64_t)e->nr_sectors * 512;
 			break;
 		}
 		if (e->flags & RAMDISK_WLOG_FUA)
 			flags |= DMLW_FUA;
-		memset(block, 0, bs);
-		h.sector = htole64(e->sector / per);
-		h.nr_sectors = htole64(e->type == RAMDISK_WLOG_MARK ? 0 : e->nr_sectors / per);
-		h.flags = htole64(flags);
-		h.data_len = htole64(mlen);
-		memcpy(block, &h, sizeof(h));
-		memcpy(block + sizeof(h), w->data + e->data_offset, mlen);
-		if (pwrite_full(fd, block, bs, off))
+		if (dmlw_add(&d, flags, e->sector, e->type == RAMDISK_WLOG_MARK ? 0 : e->nr_sectors,
+			     data, text))
 			goto fail;
-		off += bs;
-		if (dlen && e->type == RAMDISK_WLOG_WRITE) {
-			if (pwrite_full(fd, w->data + e->data_offset, dlen, off))
-				goto fail;
-		} else if (dlen) {
-			if (zlen < dlen) {
-				free(zeros);
-				zeros = calloc(1, dlen);
-				if (!zeros)
-					errx(RC_ERROR, "wlog: out of memory");
-				zlen = dlen;
-			}
-			if (pwrite_full(fd, zeros, dlen, off))
-				goto fail;
-		}
-		off += (off_t)dlen;
-		nr++;
 	}
-	if (w->state == RAMDISK_WLOG_CUT) {
-		static const char cut_mark[] = "power-cut";
-
-		memset(block, 0, bs);
-		h = (struct dmlw_entry){ .flags = htole64(DMLW_MARK),
-					 .data_len = htole64(sizeof(cut_mark) - 1) };
-		memcpy(block, &h, sizeof(h));
-		memcpy(block + sizeof(h), cut_mark, sizeof(cut_mark) - 1);
-		if (pwrite_full(fd, block, bs, off))
-			goto fail;
-		nr++;
-	}
-	super.magic = htole64(DMLW_MAGIC);
-	super.version = htole64(DMLW_VERSION);
-	super.nr_entries = htole64(nr);
-	super.sectorsize = htole32(bs);
-	memset(block, 0, bs);
-	memcpy(block, &super, sizeof(super));
-	if (pwrite_full(fd, block, bs, 0))
+	if (w->state == RAMDISK_WLOG_CUT && dmlw_add(&d, DMLW_MARK, 0, 0, NULL, "power-cut"))
 		goto fail;
-	rc = RC_OK;
-fail:
-	if (rc)
+	if (dmlw_close(&d)) {
 		warn("%s: writing %s", cmd, file);
-	if (close(fd) && !rc) {
-		warn("%s: %s", cmd, file);
-		rc = RC_ERROR;
+		return RC_ERROR;
 	}
-	free(block);
-	free(zeros);
-	return rc;
+	return RC_OK;
+fail:
+	warn("%s: writing %s", cmd, file);
+	dmlw_abandon(&d);
+	return RC_ERROR;
 }
 
 /* What the module's refusal of a write_log line means. */
