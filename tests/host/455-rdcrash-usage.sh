@@ -36,7 +36,7 @@ expect_refusal 1 "mark 'x' to $RD_TMP/nosuch/write_log: No such file or director
 assert_eq "$(cat "$wlog")" "" "what the refused marks wrote"
 
 echo "rdcrash run and state: bad options"
-expect_refusal 2 "unknown command 'mrak': run, check, state or mark" "$rdcrash" mrak
+expect_refusal 2 "unknown command 'mrak': run, check, state, minimise or mark" "$rdcrash" mrak
 expect_refusal 2 "--fs 'zfs': ext2, ext3, ext4, xfs, btrfs or f2fs" "$rdcrash" run --fs zfs --workload x
 expect_refusal 2 "--fs '': ext2, ext3, ext4, xfs, btrfs or f2fs" "$rdcrash" run --workload x
 expect_refusal 2 "--size '1M' is not whole 4 KiB blocks from 128M" "$rdcrash" run --fs ext4 --workload x --size 1M
@@ -58,6 +58,14 @@ expect_refusal 2 "-j '65' is not 1 to 64" "$rdcrash" run --fs ext4 --workload x 
 expect_refusal 2 "check needs --check CMD" "$rdcrash" check --fs ext4 crash
 expect_refusal 2 "check takes no --workload" "$rdcrash" check --fs ext4 --check true --workload x crash
 expect_refusal 2 "takes one device" "$rdcrash" check --fs ext4 --check true
+expect_refusal 2 "minimise needs --check CMD" "$rdcrash" minimise --fs ext4 --seed 1 --epoch 0 --state 0 crash
+expect_refusal 2 "minimise needs --seed, --epoch and --state" \
+	"$rdcrash" minimise --fs ext4 --check true --seed 1 --state 0 crash
+expect_refusal 2 "minimise takes no --workload" \
+	"$rdcrash" minimise --fs ext4 --check true --seed 1 --epoch 0 --state 0 --workload x crash
+expect_refusal 2 "--reproducer is for minimise" "$rdcrash" state --seed 1 --epoch 0 --state 0 --reproducer f crash
+expect_refusal 2 "--reproducer needs a value" "$rdcrash" minimise --fs ext4 --reproducer
+expect_refusal 2 "takes one device" "$rdcrash" minimise --fs ext4 --check true --seed 1 --epoch 0 --state 0
 
 echo "run without DEV and no module: it says so and leaves nothing"
 RDCRASH_CONFIGFS=$RD_TMP/none expect_refusal 1 "is the ramdisk module loaded?" \

@@ -30,7 +30,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define CK_BASE "rdcrash-base"
 #define STATES_DEFAULT 8
 /* by default an epoch is checked whole only where that costs no more than a sample */
 #define EXHAUSTIVE_DEFAULT 0
@@ -40,10 +39,9 @@
 #define BUSY_PAUSE_NS (50 * 1000 * 1000L)
 #define SIZE_DEFAULT (256ULL << 20)
 #define LOG_LIMIT_MIN (64ULL << 20)
-#define MARK_MAX 127 /* the module's longest mark */
 
 struct opts {
-	const char *fs, *workload, *check, *dev, *setup, *device;
+	const char *fs, *workload, *check, *dev, *setup, *device, *reproducer;
 	struct fs_setup fss;
 	unsigned int states, exhaustive, jobs;
 	uint64_t seed, size, log_limit;
@@ -99,6 +97,8 @@ static void usage(FILE *out)
 		"       rdcrash check --fs FS --check CMD [--states N] [--exhaustive E] [-j N]\n"
 		"                     [--seed S] [--json] DEV\n"
 		"       rdcrash state --seed S --epoch K --state I [--fs FS ...] DEV\n"
+		"       rdcrash minimise --fs FS --check CMD --seed S --epoch K --state I\n"
+		"                        [--mount-options OPTS] [--reproducer FILE] DEV\n"
 		"       rdcrash mark [--device DEV] TEXT...\n"
 		"Crash states a workload can leave on a ramdisk device, checked.\n"
 		"run formats DEV (a configfs device in writeback cache_mode) with FS\n"
@@ -116,6 +116,9 @@ static void usage(FILE *out)
 		"check checks the states of the last run's log on DEV again with --check\n"
 		"CMD, without running the workload.\n"
 		"state rebuilds one state of the last run on a clone and prints its path.\n"
+		"minimise shrinks a failing state to the fewest of its lost or torn writes\n"
+		"that still fail with every other write whole, prints them, and writes a\n"
+		"dm-log-writes reproducer (default rdcrash-K-I.dmlw) for replay-log.\n"
 		"mark writes TEXT into the write log of the run's device, from a workload.\n"
 		"Built-in workloads (anything else is a shell command run in the file\n"
 		"system):\n",
@@ -886,42 +889,43 @@ static int cmd_check(struct opts *o)
 	return rc;
 }
 
-/* Rebuilds one state on the clone, slowly but alone: base, the epochs before, the pieces. */
-static int cmd_state(struct opts *o)
+/*
+ * The last run's log on o->dev and state o->state of epoch o->epoch in it,
+ * for state and minimise: RC_OK, or RC_ERROR or RC_USAGE after a message
+ * (and nothing left to free).
+ */
+static int load_state(const struct opts *o, struct target *t, struct wlog *w,
+		      struct crash_epochs *ep, struct crash_state *st)
 {
 	struct crash_epoch_plan plan;
-	struct crash_epochs ep = { 0 };
-	struct crash_state st = { 0 };
-	struct target t;
-	struct wlog w = { 0 };
 	int fd, rc = RC_ERROR;
 	uint32_t bs;
 
-	if (target_find(o->dev, &t))
+	if (target_find(o->dev, t))
 		return RC_ERROR;
-	fd = open(t.dev, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || wlog_read(fd, &w)) {
-		warn("reading the write log of %s", t.dev);
+	fd = open(t->dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || wlog_read(fd, w)) {
+		warn("reading the write log of %s", t->dev);
 		if (fd >= 0)
 			close(fd);
 		return RC_ERROR;
 	}
 	close(fd);
 	/* a log that a power cut ended is whole up to the cut */
-	if ((w.state != RAMDISK_WLOG_STOPPED && w.state != RAMDISK_WLOG_CUT) || !w.n) {
-		warnx("%s has no write log of a finished rdcrash run", t.item);
+	if ((w->state != RAMDISK_WLOG_STOPPED && w->state != RAMDISK_WLOG_CUT) || !w->n) {
+		warnx("%s has no write log of a finished rdcrash run", t->item);
 		goto out;
 	}
-	if (crash_epochs_find(&w, &ep))
+	if (crash_epochs_find(w, ep))
 		err(RC_ERROR, "out of memory");
-	if (o->epoch >= ep.nr) {
-		warnx("the log has %zu epochs: --epoch %zu is past them", ep.nr, o->epoch);
+	if (o->epoch >= ep->nr) {
+		warnx("the log has %zu epochs: --epoch %zu is past them", ep->nr, o->epoch);
 		rc = RC_USAGE;
 		goto out;
 	}
-	if (tear_unit(&t, &bs))
+	if (tear_unit(t, &bs))
 		goto out;
-	crash_epoch_plan(&w, &ep, o->epoch, bs, o->exhaustive, o->states, &plan);
+	crash_epoch_plan(w, ep, o->epoch, bs, o->exhaustive, o->states, &plan);
 	if (plan.cover != CRASH_COVER_SAMPLE && o->state >= plan.states) {
 		warnx("epoch %zu is checked whole (--exhaustive %u, --states %u): its states are "
 		      "0 to %u",
@@ -929,8 +933,28 @@ static int cmd_state(struct opts *o)
 		rc = RC_USAGE;
 		goto out;
 	}
-	if (crash_state_build(&w, &ep, o->epoch, &plan, o->state, o->seed, bs, &st))
+	if (crash_state_build(w, ep, o->epoch, &plan, o->state, o->seed, bs, st))
 		goto out;
+	return RC_OK;
+out:
+	crash_epochs_free(ep);
+	wlog_free(w);
+	return rc;
+}
+
+/* Rebuilds one state on the clone, slowly but alone: base, the epochs before, the pieces. */
+static int cmd_state(struct opts *o)
+{
+	struct crash_epochs ep = { 0 };
+	struct crash_state st = { 0 };
+	struct target t;
+	struct wlog w = { 0 };
+	int fd, rc;
+
+	rc = load_state(o, &t, &w, &ep, &st);
+	if (rc)
+		return rc;
+	rc = RC_ERROR;
 	if (target_clone_of(&t, CK_BASE) || target_clone_power(&t, true))
 		goto out;
 	fd = open(t.clone_dev, O_RDWR | O_DIRECT | O_CLOEXEC);
@@ -963,6 +987,35 @@ static int cmd_state(struct opts *o)
 	}
 	rc = RC_OK;
 out:
+	crash_state_free(&st);
+	crash_epochs_free(&ep);
+	wlog_free(&w);
+	return rc;
+}
+
+/* minimise: the state shrunk to what its failure needs, and a reproducer */
+static int cmd_minimise(struct opts *o)
+{
+	struct crash_epochs ep = { 0 };
+	struct crash_state st = { 0 };
+	char file[64];
+	struct minimise_job m;
+	struct target t;
+	struct wlog w = { 0 };
+	int rc;
+
+	catch_signals();
+	rc = load_state(o, &t, &w, &ep, &st);
+	if (rc)
+		return rc;
+	o->fss.zoned = is_zoned(&t);
+	target_clone_forget(&t);
+	if (!o->reproducer) {
+		snprintf(file, sizeof(file), "rdcrash-%zu-%u.dmlw", o->epoch, o->state);
+		o->reproducer = file;
+	}
+	m = (struct minimise_job){ &t, &o->fss, o->check, o->epoch, o->state, o->reproducer };
+	rc = minimise(&m, &w, &ep, &st);
 	crash_state_free(&st);
 	crash_epochs_free(&ep);
 	wlog_free(&w);
@@ -1032,6 +1085,7 @@ int main(int argc, char **argv)
 		{ "write-log-limit", required_argument, NULL, 'L' },
 		{ "keep", no_argument, NULL, 'k' },
 		{ "device", required_argument, NULL, 'd' },
+		{ "reproducer", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1047,14 +1101,15 @@ int main(int argc, char **argv)
 		return RC_OK;
 	}
 	if (argc < 2)
-		return usage_error("%s", "run, check, state or mark?");
+		return usage_error("%s", "run, check, state, minimise or mark?");
 	cmd = argv[1];
 	if (strcmp(cmd, "run") && strcmp(cmd, "check") && strcmp(cmd, "state") &&
-	    strcmp(cmd, "mark"))
-		return usage_error("unknown command '%s': run, check, state or mark", cmd);
+	    strcmp(cmd, "minimise") && strcmp(cmd, "mark"))
+		return usage_error("unknown command '%s': run, check, state, minimise or mark",
+				   cmd);
 	argc--;
 	argv++;
-	while ((opt = getopt_long(argc, argv, ":f:w:c:n:x:j:s:e:i:M:o:S:z:L:kd:h", longopts,
+	while ((opt = getopt_long(argc, argv, ":f:w:c:n:x:j:s:e:i:M:o:S:z:L:kd:r:h", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'f':
@@ -1128,6 +1183,9 @@ int main(int argc, char **argv)
 		case 'd':
 			o.device = optarg;
 			break;
+		case 'r':
+			o.reproducer = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return RC_OK;
@@ -1141,6 +1199,8 @@ int main(int argc, char **argv)
 		return cmd_mark(o.device, argc - optind, argv + optind);
 	if (o.device)
 		return usage_error("%s", "--device is for mark; run and state take DEV");
+	if (o.reproducer && strcmp(cmd, "minimise"))
+		return usage_error("%s", "--reproducer is for minimise");
 	if (argc - optind > 1 || (argc - optind == 0 && strcmp(cmd, "run")))
 		return usage_error("%s", "takes one device: NAME, ramdiskN or /dev/ramdiskN");
 	o.dev = argc > optind ? argv[optind] : NULL;
@@ -1169,6 +1229,20 @@ int main(int argc, char **argv)
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 		o.jobs = cpus < 1 ? 1 : cpus > JOBS_MAX ? JOBS_MAX : (unsigned int)cpus;
+	}
+	if (!strcmp(cmd, "minimise")) {
+		if (!have_seed || !have_epoch || !have_state)
+			return usage_error("%s", "minimise needs --seed, --epoch and --state");
+		if (!o.check)
+			return usage_error("%s", "minimise needs --check CMD: what a built-in "
+						 "workload promised is known only to its run");
+		if (o.workload || o.setup || o.fss.mkfs_options || have_size || o.log_limit ||
+		    o.keep || o.json)
+			return usage_error("%s", "minimise takes no --workload, --setup, "
+						 "--mkfs-options, --size, --write-log-limit, "
+						 "--keep or --json: it works on the log the last "
+						 "run left");
+		return cmd_minimise(&o);
 	}
 	if (!strcmp(cmd, "check")) {
 		if (!o.check)

@@ -5,7 +5,8 @@
  * apply.c writes log entries to a device, workloads.c runs the built-in
  * workloads and keeps what each promised, verdict.c mounts and checks a
  * state, crash_plan.c chooses the states, jobs.c checks them on several
- * clones at once.
+ * clones at once, minimise.c shrinks a failing state (ddmin.c) and names
+ * the files its writes belong to (fs_objects.c).
  */
 #ifndef RDCRASH_H
 #define RDCRASH_H
@@ -18,6 +19,10 @@
 
 #include "crash_plan.h"
 #include "wlog.h"
+
+/* The checkpoint a run takes when its write log starts. */
+#define CK_BASE "rdcrash-base"
+#define MARK_MAX 127 /* the module's longest mark */
 
 /* Exit statuses. */
 enum {
@@ -183,6 +188,30 @@ int jobs_run(unsigned int jobs, unsigned int n, job_fn fn, void *arg, struct job
 	     job_progress_fn progress);
 /* Passes sig on to the workers running (async-signal-safe). */
 void jobs_signal(int sig);
+
+/* --- minimise.c: a failing state shrunk to what its failure needs -------- */
+
+struct minimise_job {
+	struct target *t; /* the device of the run, its log stopped or cut */
+	const struct fs_setup *fss;
+	const char *check; /* the --check command judging each trial */
+	size_t epoch;
+	unsigned int state;
+	const char *reproducer; /* the dm-log-writes file to write */
+};
+
+/*
+ * Shrinks state f of w (epoch m->epoch of ep) to a smallest set of the
+ * writes it lost or tore that still fails, every other write before its
+ * crash point whole; prints them (stdout) and writes the reproducer.
+ * RC_FAILURES when it did, RC_OK if f holds, RC_ERROR.
+ */
+int minimise(const struct minimise_job *m, const struct wlog *w, const struct crash_epochs *ep,
+	     const struct crash_state *f);
+
+/* fs_objects.c: "; ext4: inode 12 /a/b" for the blocks of a range, where the tools tell. */
+void fs_objects_print(const struct fs_setup *fs, const char *dev, uint64_t sector,
+		      uint32_t nr_sectors, FILE *out);
 
 /* --- main.c ----------------------------------------------------------------- */
 
