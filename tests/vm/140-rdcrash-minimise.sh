@@ -1,18 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: rdcrash minimise on a planted bug (a workload that marks a file durable without its fsync): a failing state shrinks to the one write that matters, named by debugfs as the file's block; its dm-log-writes reproducer, replayed onto a zeroed image by a replayer written from the format (and fstests' replay-log with REPLAY_LOG=PATH), gives the hash minimise printed; a state that holds has nothing to minimise; bad input is refused
+# DESCRIPTION: rdcrash minimise on a planted bug (a workload that marks a file durable without its fsync): a failing state shrinks to the one write that matters, named by debugfs as the file's block (and on xfs by xfs_db); its dm-log-writes reproducer, replayed onto a zeroed image by a replayer written from the format (and fstests' replay-log with REPLAY_LOG=PATH), gives the hash minimise printed; a state that holds has nothing to minimise; bad input is refused
 # KERNELS: first
 # As test 129: minimise's logic does not depend on the kernel, and what it
 # drives in the module is tested on every kernel by tests 124, 127 and 128.
 . "${0%/*}/../lib/common.sh"
 require_root
-require_cmd mkfs.ext4 e2fsck debugfs dumpe2fs jq sha256sum truncate
+require_cmd mkfs.ext4 e2fsck debugfs dumpe2fs mkfs.xfs xfs_repair xfs_db jq sha256sum truncate
 
 load_module nr_devices=0
 rdcrash=$RD_BIN/rdcrash
 # 4 KiB physical blocks and file-system blocks: b's 4 KiB write is one
 # block, lost or not, never torn
-rd_configure crash size=128M physical_block_size=4096 cache_mode=writeback power=1
+rd_configure crash size=320M physical_block_size=4096 cache_mode=writeback power=1
 dev=$RD_DEV
 
 # The planted bug: b is overwritten in place with O_DIRECT (its block was
@@ -100,3 +100,20 @@ run_cmd 2 "$rdcrash" run --fs ext4 --workload true --reproducer x "$dev"
 grep -q -- "--reproducer is for minimise" <<<"$err" || fail "$err"
 run_cmd 2 "$rdcrash" minimise --fs ext4 --check true --seed 5 --epoch 999 --state 0 "$dev"
 grep -q "is past them" <<<"$err" || fail "$err"
+
+echo "xfs: the same bug comes down to b's block, named by xfs_db"
+status=0
+"$rdcrash" run --fs xfs --setup "$setup" --workload "$workload" --check "$check" \
+	--exhaustive 6 --seed 6 --json "$dev" >"$RD_TMP/xrun.json" 2>"$RD_TMP/xrun.err" || status=$?
+tail -n 2 "$RD_TMP/xrun.err"
+assert_eq "$status" 3 "exit status of the xfs run with the planted bug"
+xfailed=$(jq -c '[.states[] | select(.verdict == "failed")][0]' "$RD_TMP/xrun.json")
+status=0
+"$rdcrash" minimise --fs xfs --check "$check" --seed 6 --exhaustive 6 --epoch "$(jq -r .epoch <<<"$xfailed")" \
+	--state "$(jq -r .state <<<"$xfailed")" --reproducer "$RD_TMP/x.dmlw" "$dev" >"$RD_TMP/x.out" 2>"$RD_TMP/x.err" ||
+	status=$?
+cat "$RD_TMP/x.out"
+assert_eq "$status" 3 "exit status of minimise on xfs"
+assert_eq "$(grep -c '^entry ' "$RD_TMP/x.out")" 1 "writes listed on xfs"
+grep -q "^entry [0-9]*: write of sectors [0-9]*+8 (4096 bytes), lost; xfs: inode [0-9]* /b$" "$RD_TMP/x.out" ||
+	fail "the write left on xfs is not b's block: $(grep '^entry ' "$RD_TMP/x.out")"

@@ -2,10 +2,12 @@
 /*
  * Which file-system object a range of sectors belongs to, as the file
  * system's own tools say, for minimise's list of the writes a failure
- * needs. ext2/3/4: debugfs's icheck (block to inode) and ncheck (inode to
- * path), read-only, on the device as the workload left it. Other file
- * systems get no name yet: xfs_db and btrfs inspect-internal need their
- * own mapping from sectors to their addresses.
+ * needs, read-only, on the device as the workload left it (unmounted,
+ * clean). ext2/3/4: debugfs's icheck (block to inode) and ncheck (inode
+ * to path). xfs: xfs_db's blockget, then blockuse from the sector (daddr
+ * in xfs_db's words, 512-byte units as ours). btrfs and f2fs get no name
+ * yet: btrfs's inspect-internal resolves logical addresses of a mounted
+ * file system, not sectors.
  */
 #include "rdcrash.h"
 
@@ -79,6 +81,58 @@ static void ext_path_of(const char *dev, unsigned long ino, char *path, size_t l
 	pclose(p);
 }
 
+/* xfs: "block B (A/O) type T [inode I [NAME]]" per block, from blockuse. */
+static void xfs_objects_print(const char *dev, uint64_t sector, uint32_t nr_sectors, FILE *out)
+{
+	char cmd[256], line[512], type[32], name[400], seen[8][420];
+	unsigned long long ino;
+	size_t nseen = 0, i;
+	uint64_t bs = 0, count;
+	FILE *p;
+	int n;
+
+	snprintf(cmd, sizeof(cmd), "xfs_db -r -c 'sb 0' -c 'p blocksize' %s 2>/dev/null", dev);
+	p = tool(cmd);
+	if (!p)
+		return;
+	while (fgets(line, sizeof(line), p))
+		if (!strncmp(line, "blocksize = ", 12))
+			bs = strtoull(line + 12, NULL, 10);
+	pclose(p);
+	if (bs < 512)
+		return;
+	count = ((uint64_t)nr_sectors * 512 + bs - 1) / bs;
+	if (count > 64)
+		count = 64;
+	snprintf(cmd, sizeof(cmd),
+		 "xfs_db -r -c 'blockget -n' -c 'daddr %" PRIu64 "' -c 'blockuse -n -c %" PRIu64
+		 "' %s 2>/dev/null",
+		 sector, count, dev);
+	p = tool(cmd);
+	if (!p)
+		return;
+	while (fgets(line, sizeof(line), p)) {
+		char what[420];
+
+		name[0] = '\0';
+		n = sscanf(line, "block %*s %*s type %31s inode %llu %399[^\n]", type, &ino, name);
+		if (n < 1)
+			continue;
+		if (n >= 2)
+			snprintf(what, sizeof(what), "inode %llu%s%s", ino, name[0] ? " /" : "",
+				 name);
+		else
+			snprintf(what, sizeof(what), "%s (no inode)", type);
+		for (i = 0; i < nseen && strcmp(seen[i], what); i++)
+			;
+		if (i < nseen || nseen == sizeof(seen) / sizeof(seen[0]))
+			continue;
+		snprintf(seen[nseen++], sizeof(seen[0]), "%s", what);
+		fprintf(out, "; xfs: %s", what);
+	}
+	pclose(p);
+}
+
 void fs_objects_print(const struct fs_setup *fs, const char *dev, uint64_t sector,
 		      uint32_t nr_sectors, FILE *out)
 {
@@ -86,8 +140,11 @@ void fs_objects_print(const struct fs_setup *fs, const char *dev, uint64_t secto
 	uint64_t bs, b, first, last;
 	size_t nseen = 0, i;
 	char path[512];
-	bool any = false;
 
+	if (fs && fs->kind && !strcmp(fs->kind->name, "xfs")) {
+		xfs_objects_print(dev, sector, nr_sectors, out);
+		return;
+	}
 	if (!fs || !fs->kind || strncmp(fs->kind->name, "ext", 3))
 		return;
 	bs = ext_block_size(dev);
@@ -106,13 +163,11 @@ void fs_objects_print(const struct fs_setup *fs, const char *dev, uint64_t secto
 			continue;
 		seen[nseen++] = ino;
 		if (!ino) {
-			fprintf(out, "%s%s: no inode (metadata or free)", any ? "; " : "; ",
-				fs->kind->name);
+			fprintf(out, "; %s: no inode (metadata or free)", fs->kind->name);
 		} else {
 			ext_path_of(dev, ino, path, sizeof(path));
 			fprintf(out, "; %s: inode %lu%s%s", fs->kind->name, ino, path[0] ? " " : "",
 				path);
 		}
-		any = true;
 	}
 }
