@@ -379,8 +379,14 @@ int minimise(const struct minimise_job *m, const struct wlog *w, const struct cr
 		goto out;
 	for (i = 0; i < c.nd; i++)
 		needed += in[i];
-	if (trial_state(&c, in, &best))
+	r = trial_state(&c, in, &best);
+	if (r < 0)
 		err(RC_ERROR, "out of memory");
+	if (r > 0) {
+		/* ddmin keeps only sets that failed, and a trial that is no state passes */
+		warnx("the minimal set is not a state the model allows");
+		goto out;
+	}
 	/* the last failing trial may not be this one: judge it once more, and say why */
 	r = judge(&c, &best);
 	if (r <= 0) {
