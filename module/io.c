@@ -27,6 +27,20 @@
 #include "zones.h"
 
 /* A failed page allocation is an I/O error to the file system, not ENOMEM. */
+/*
+ * Ends a bio's own part with status, keeping an error already there: a
+ * bio that others were chained to (bio_chain(), as BLKDISCARD splits a
+ * range) carries their first error in bi_status, put there when they
+ * ended, maybe before this one was even submitted. Writing our success
+ * over it lost that error: an unaligned discard whose head could not be
+ * zeroed (a shared page at mem_limit) reported the whole range done.
+ */
+static __always_inline void rd_bio_set_status(struct bio *bio, blk_status_t status)
+{
+	if (unlikely(status))
+		bio->bi_status = status;
+}
+
 static blk_status_t rd_errno_to_status(int err)
 {
 	return err == -ENOMEM ? BLK_STS_IOERR : errno_to_blk_status(err);
@@ -413,6 +427,7 @@ static noinline void rd_submit_bio_layered(struct rd_device *rd, struct bio *bio
 	unsigned long power_gen = READ_ONCE(rd->power_gen);
 	bool logged = READ_ONCE(rd->wlog_rec);
 	struct rd_wlog_bio wb;
+	blk_status_t status;
 	bool drop = false;
 	u64 late_ns = 0;
 
@@ -426,18 +441,22 @@ static noinline void rd_submit_bio_layered(struct rd_device *rd, struct bio *bio
 		return;
 	}
 	rd_test_delay(RD_TEST_LOGGED_UNSERVED);
-	if (rd_fault_sched_active(rd) && rd_fault_sched_fails(rd, bio, &late_ns, &drop))
+	if (rd_fault_sched_active(rd) && rd_fault_sched_fails(rd, bio, &late_ns, &drop)) {
+		/* failed with the rule's error, or dropped: acknowledged, not done */
+		status = drop ? BLK_STS_OK : bio->bi_status;
 		goto end;
+	}
 	if (rd->cache)
-		bio->bi_status = rd_submit_bio_cached(rd, bio, power_gen, drop);
+		status = rd_submit_bio_cached(rd, bio, power_gen, drop);
 	else if (rd->zones)
-		bio->bi_status = rd_dispatch_zoned(rd, rd->store, bio, drop);
+		status = rd_dispatch_zoned(rd, rd->store, bio, drop);
 	else
-		bio->bi_status = rd_dispatch(rd, rd->store, bio);
+		status = rd_dispatch(rd, rd->store, bio);
+	rd_bio_set_status(bio, status);
 end:
 	rd_test_delay(RD_TEST_SERVED_UNLOGGED);
 	if (logged)
-		rd_wlog_after(rd, bio, &wb);
+		rd_wlog_after(rd, &wb, status);
 	/* a timeout is a command that never answered: it ends after the host waited */
 	if (rd_fault_timed_out(bio))
 		late_ns = max_t(u64, late_ns, RD_FAULT_TIMEOUT_MS * NSEC_PER_MSEC);
@@ -460,14 +479,14 @@ void rd_submit_bio(struct bio *bio)
 		return;
 	}
 	if (likely(!rd->cache)) {
-		bio->bi_status = rd_dispatch(rd, rd->store, bio);
+		rd_bio_set_status(bio, rd_dispatch(rd, rd->store, bio));
 	} else {
 		if (bio->bi_opf & REQ_NOWAIT) {
 			bio_wouldblock_error(bio);
 			return;
 		}
 		power_gen = READ_ONCE(rd->power_gen);
-		bio->bi_status = rd_submit_bio_cached(rd, bio, power_gen, false);
+		rd_bio_set_status(bio, rd_submit_bio_cached(rd, bio, power_gen, false));
 	}
 	/* completion comes after power_sem is released: end_io may submit again */
 	if (unlikely(READ_ONCE(rd->throttled)))

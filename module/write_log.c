@@ -258,7 +258,7 @@ bool rd_wlog_before(struct rd_device *rd, struct bio *bio, struct rd_wlog_bio *w
 	return true;
 }
 
-void rd_wlog_after(struct rd_device *rd, struct bio *bio, struct rd_wlog_bio *wb)
+void rd_wlog_after(struct rd_device *rd, struct rd_wlog_bio *wb, blk_status_t status)
 {
 	struct rd_wlog *log = READ_ONCE(rd->wlog_rec);
 	struct rd_wlog_item *item;
@@ -269,7 +269,7 @@ void rd_wlog_after(struct rd_device *rd, struct bio *bio, struct rd_wlog_bio *wb
 		list_del(&wb->flush_node);
 		item = xa_load(&log->items, wb->flush_seq);
 		/* a cut marked it failed: it is if the device did not serve it */
-		if (bio->bi_status)
+		if (status)
 			WRITE_ONCE(item->flags, item->flags | RAMDISK_WLOG_FAILED);
 		else
 			WRITE_ONCE(item->flags, item->flags & ~RAMDISK_WLOG_FAILED);
@@ -278,7 +278,7 @@ void rd_wlog_after(struct rd_device *rd, struct bio *bio, struct rd_wlog_bio *wb
 	item = wb->entry;
 	if (!item)
 		return;
-	if (bio->bi_status)
+	if (status)
 		rd_wlog_item_free(item);
 	else
 		rd_wlog_append(rd, log, item, NULL);

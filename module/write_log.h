@@ -50,7 +50,12 @@ void rd_wlog_cut(struct rd_device *rd);
 
 /* The submit path: false from before means the bio is to be retried (REQ_NOWAIT). */
 bool rd_wlog_before(struct rd_device *rd, struct bio *bio, struct rd_wlog_bio *wb);
-void rd_wlog_after(struct rd_device *rd, struct bio *bio, struct rd_wlog_bio *wb);
+/*
+ * status is what the device did with this bio alone: its bi_status may
+ * already hold the error of a bio chained to it, which says nothing of
+ * whether this one's data landed.
+ */
+void rd_wlog_after(struct rd_device *rd, struct rd_wlog_bio *wb, blk_status_t status);
 
 /* The device's log with a reference, or NULL: under rd_lock. */
 struct rd_wlog *rd_wlog_get(struct rd_device *rd);
