@@ -26,7 +26,6 @@
 #include "write_log.h"
 #include "zones.h"
 
-/* A failed page allocation is an I/O error to the file system, not ENOMEM. */
 /*
  * Ends a bio's own part with status, keeping an error already there: a
  * bio that others were chained to (bio_chain(), as BLKDISCARD splits a
@@ -41,6 +40,7 @@ static __always_inline void rd_bio_set_status(struct bio *bio, blk_status_t stat
 		bio->bi_status = status;
 }
 
+/* A failed page allocation is an I/O error to the file system, not ENOMEM. */
 static blk_status_t rd_errno_to_status(int err)
 {
 	return err == -ENOMEM ? BLK_STS_IOERR : errno_to_blk_status(err);
