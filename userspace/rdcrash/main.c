@@ -321,19 +321,13 @@ static void make_rebuild_opts(struct opts *o)
  */
 static int tear_unit(const struct target *t, uint32_t *bytes)
 {
-	char path[128], buf[32];
-	FILE *f;
+	uint64_t v;
 
-	snprintf(path, sizeof(path), "/sys/block/%s/queue/physical_block_size", t->dev + 5);
-	f = fopen(path, "r");
-	if (!f || !fgets(buf, sizeof(buf), f) || atoi(buf) < 512) {
-		warnx("cannot read %s", path);
-		if (f)
-			fclose(f);
+	if (target_sys_u64(t, "queue/physical_block_size", &v) || v < 512 || v > UINT32_MAX) {
+		warnx("%s: no physical block size", t->dev);
 		return -1;
 	}
-	fclose(f);
-	*bytes = (uint32_t)atoi(buf);
+	*bytes = (uint32_t)v;
 	return 0;
 }
 

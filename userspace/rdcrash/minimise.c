@@ -176,24 +176,6 @@ static int sha256_of(const char *dev, char *hex)
 	return pclose(p) == 0 && n == 1 && strlen(hex) == 64 ? 0 : -1;
 }
 
-static int read_sys(const struct target *t, const char *what, uint64_t *v)
-{
-	char path[128], buf[32];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/block/%s/%s", t->dev + 5, what);
-	f = fopen(path, "r");
-	if (!f || !fgets(buf, sizeof(buf), f)) {
-		warnx("cannot read %s", path);
-		if (f)
-			fclose(f);
-		return -1;
-	}
-	fclose(f);
-	*v = strtoull(buf, NULL, 10);
-	return 0;
-}
-
 /* The checkpoint's non-zero logical blocks, as writes of runs of them. */
 static int add_base(const struct minimise_ctx *c, struct dmlw_writer *d, uint64_t size)
 {
@@ -338,7 +320,8 @@ int minimise(const struct minimise_job *m, const struct wlog *w, const struct cr
 	long tests;
 	int r, rc = RC_ERROR;
 
-	if (read_sys(m->t, "queue/logical_block_size", &lbs) || read_sys(m->t, "size", &sectors))
+	if (target_sys_u64(m->t, "queue/logical_block_size", &lbs) ||
+	    target_sys_u64(m->t, "size", &sectors))
 		return RC_ERROR;
 	c.diff = calloc(f->cut - s + 1, sizeof(*c.diff));
 	c.slot = calloc(f->cut - s + 1, sizeof(*c.slot));

@@ -68,6 +68,8 @@ void target_clone_forget(struct target *t);
 int target_create(const char *name, uint64_t size, uint64_t log_limit, struct target *t);
 /* Powers item name off and removes it. */
 void target_destroy(const char *name);
+/* A number from the disk's sysfs folder (what: "size", "queue/..."); 0 or -1 after a message. */
+int target_sys_u64(const struct target *t, const char *what, uint64_t *v);
 /* Writes "mark TEXT" to the write_log attribute at path: 0, or the errno. */
 int target_mark(const char *path, const char *text);
 

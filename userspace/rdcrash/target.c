@@ -314,3 +314,21 @@ int target_mark(const char *path, const char *text)
 	snprintf(line, sizeof(line), "mark %s", text);
 	return write_line(path, line);
 }
+
+int target_sys_u64(const struct target *t, const char *what, uint64_t *v)
+{
+	char path[128], buf[32];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/%s", t->dev + 5, what);
+	f = fopen(path, "r");
+	if (!f || !fgets(buf, sizeof(buf), f)) {
+		warnx("cannot read %s", path);
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	fclose(f);
+	*v = strtoull(buf, NULL, 10);
+	return 0;
+}
