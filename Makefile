@@ -201,7 +201,7 @@ help:
 	@echo '  make build-rt       build against the 6.12 PREEMPT_RT headers'
 	@echo '  make debug-kernel   build the 6.12 KASAN/lockdep/kmemleak/fault-injection kernel (KVER=6.12-debug)'
 	@echo '  make check-debug    the VM suite on the debug kernel (TESTS="7"); not part of make check'
-	@echo '  make check-crash    rdcrash on every built-in workload and file system, and on SQLite, git and Redis (about 45 min); not part of make check'
+	@echo '  make check-crash    rdcrash on every built-in workload and file system, and on SQLite, git and Redis (about 40 min); not part of make check'
 	@echo '  make install        install the tools and man pages (PREFIX, DESTDIR); uninstall'
 	@echo '  make modules_install  install ramdisk.ko through kbuild; dkms-source for dkms add'
 	@echo '  make deb            Debian packages ramdisk-dkms and ramdisk-tools into build/deb/, lintian-checked'
