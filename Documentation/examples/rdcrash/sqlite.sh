@@ -39,7 +39,9 @@ work)
 	# a WAL database when its last connection closes, so a process per
 	# transaction would hide what the setting does. The shell's .shell
 	# marks the log once the INSERT (a transaction of its own) returned,
-	# and -bail ends the session at the first error.
+	# and -bail ends the session at the first SQL error (a mark that
+	# fails is only reported, "System command returns N": the check
+	# then holds the database to an earlier mark, never a later one).
 	{
 		echo "PRAGMA synchronous=$2;"
 		i=1
