@@ -1,13 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: create, fill and remove cycles give every page back: module page count 0, MemAvailable restored
+# DESCRIPTION: create, fill and remove cycles give every page back: module page count 0, available memory (MemAvailable and the per-CPU free lists) restored
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd blkdiscard
 
-mem_available_kib() { awk '/^MemAvailable:/ {print $2}' /proc/meminfo; }
-# Freed pages can wait in per-CPU lists and RCU callbacks for a while;
-# compaction drains the lists before MemAvailable is read.
+# MemAvailable leaves out the free pages waiting in the per-CPU lists,
+# which since 6.7 grow and shrink with the load: 27 MiB on 6.12 after the
+# earlier tests of a suite, and a CI run failed with 38 MiB fewer at the
+# end than at the start, every meminfo figure but MemFree unchanged. They
+# are free memory all the same (the first the kernel hands out), so they
+# count: /proc/zoneinfo gives each CPU's list as "count: PAGES".
+mem_available_kib() {
+	local avail pcp
+	avail=$(awk '/^MemAvailable:/ {print $2}' /proc/meminfo)
+	pcp=$(awk '$1 == "count:" {n += $2} END {print n + 0}' /proc/zoneinfo)
+	echo $((avail + pcp * $(getconf PAGESIZE) / 1024))
+}
+# Freed pages can wait in RCU callbacks and the page cache for a while:
+# dropping the caches and compacting before a reading lets them come back.
 settle_memory() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
@@ -65,13 +76,13 @@ for try in 1 2 3 4 5; do
 	settle_memory
 	after=$(mem_available_kib)
 	[ $((before - after)) -ge $tolerance_kib ] || break
-	echo "MemAvailable $((before - after)) KiB below the baseline (try $try)"
+	echo "available memory $((before - after)) KiB below the baseline (try $try)"
 	sleep 3
 done
 cp /proc/meminfo meminfo.after
 # what moved, for the log of a failing run
 join <(sort meminfo.before) <(sort meminfo.after) |
 	awk '$2 != $4 { printf "  %-20s %10d -> %10d kB (%+d)\n", $1, $2, $4, $4 - $2 }'
-echo "MemAvailable: $before KiB before, $after KiB after"
-[ $((before - after)) -lt $tolerance_kib ] || fail "MemAvailable dropped by $((before - after)) KiB"
+echo "available memory (MemAvailable and the per-CPU lists): $before KiB before, $after KiB after"
+[ $((before - after)) -lt $tolerance_kib ] || fail "available memory dropped by $((before - after)) KiB"
 echo ok
