@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Exit statuses: 1 run-time failure, 2 usage or refused target. */
 enum {
@@ -65,15 +66,20 @@ struct subcommand_options {
 	void *cfg;
 };
 
-/* main.c */
+/* args.c: the command line every subcommand takes */
 int parse_command_line(int argc, char **argv, const char *cmd, const struct subcommand_options *sub,
 		       struct common *c);
 int parse_unsigned(const char *opt, const char *arg, unsigned long min, unsigned long max,
 		   unsigned long *out);
 int parse_size_arg(const char *opt, const char *arg, uint64_t *out);
 int parse_size_list(const char *opt, const char *arg, uint64_t *out, size_t max, size_t *n);
-void size_label(uint64_t bytes, char *buf, size_t len);
 
+/* help.c */
+void usage_all(FILE *out);
+void usage_subcommand(const char *cmd, FILE *out);
+void print_timer_note(FILE *out);
+
+/* The subcommands, each in its own file; main.c runs them. */
 int meta_main(int argc, char **argv);
 int churn_main(int argc, char **argv);
 int smallwrite_main(int argc, char **argv);
@@ -114,5 +120,6 @@ int report_stat_cells(struct table *t, const struct common *c, const double *val
 		      const char *human_fmt);
 double report_median(const double *values, size_t n);
 int report_print(struct table *t, const struct common *c);
+void size_label(uint64_t bytes, char *buf, size_t len);
 
 #endif /* RDBENCH_H */

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Result tables: the median/min/max/raw columns every subcommand uses. */
+/*
+ * Result tables: the median/min/max/raw columns every subcommand uses, and
+ * the names of the sizes in their rows.
+ */
 #include "rdbench.h"
 #include "stats.h"
 
 #include <err.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,4 +111,17 @@ int report_print(struct table *t, const struct common *c)
 		warn("writing the results");
 	table_free(t);
 	return ret;
+}
+
+/* Sizes as lmbench names them: "0k", "4k", "1m", else plain bytes. */
+void size_label(uint64_t bytes, char *buf, size_t len)
+{
+	if (bytes && !(bytes % (1u << 30)))
+		snprintf(buf, len, "%" PRIu64 "g", bytes >> 30);
+	else if (bytes && !(bytes % (1u << 20)))
+		snprintf(buf, len, "%" PRIu64 "m", bytes >> 20);
+	else if (!(bytes % 1024))
+		snprintf(buf, len, "%" PRIu64 "k", bytes >> 10);
+	else
+		snprintf(buf, len, "%" PRIu64, bytes);
 }

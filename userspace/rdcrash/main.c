@@ -20,7 +20,6 @@
 #include <inttypes.h>
 #include <libsmartcols.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,42 +49,6 @@ struct opts {
 	unsigned int state;
 	char rebuild_opts[1400]; /* the options every rebuild command repeats */
 };
-
-/* A signal that asked the run to stop: it stops at the next state and cleans up. */
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-	/* the workload or checker running now stops too; rdcrash waits for it */
-	if (run_child > 0)
-		kill(-run_child, SIGTERM);
-	/* a worker of jobs.c stops after its state, and stops what it runs */
-	jobs_signal(SIGTERM);
-}
-
-static void catch_signals(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
-	size_t i;
-
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
-}
-
-bool rdcrash_stopped(void)
-{
-	return stop_signal;
-}
-
-static bool stopped(void)
-{
-	if (stop_signal)
-		warnx("stopped by signal %d", (int)stop_signal);
-	return stop_signal;
-}
 
 static void usage(FILE *out)
 {

@@ -6,11 +6,13 @@
  * workloads and keeps what each promised, verdict.c mounts and checks a
  * state, crash_plan.c chooses the states, jobs.c checks them on several
  * clones at once, minimise.c shrinks a failing state (ddmin.c) and names
- * the files its writes belong to (fs_objects.c).
+ * the files its writes belong to (fs_objects.c), signals.c catches the
+ * signals that stop a run and stop.c keeps the flag they set.
  */
 #ifndef RDCRASH_H
 #define RDCRASH_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -215,9 +217,18 @@ int minimise(const struct minimise_job *m, const struct wlog *w, const struct cr
 void fs_objects_print(const struct fs_setup *fs, const char *dev, uint64_t sector,
 		      uint32_t nr_sectors, FILE *out);
 
-/* --- main.c ----------------------------------------------------------------- */
+/* --- stop.c: whether a signal asked the run to stop ----------------------- */
 
+/* The signal that asked it, or 0; set by the handler of signals.c. */
+extern volatile sig_atomic_t stop_signal;
 /* Whether a signal asked the run to stop. */
 bool rdcrash_stopped(void);
+/* The same, saying so on stderr when it did. */
+bool stopped(void);
+
+/* --- signals.c ------------------------------------------------------------ */
+
+/* SIGINT, SIGTERM and SIGHUP stop the run (stop_signal) and what it runs. */
+void catch_signals(void);
 
 #endif /* RDCRASH_H */

@@ -12,7 +12,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/fs.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -59,30 +58,6 @@ static const char *const crash_attrs[CRASH_OPS] = {
 	"checkpoints", "checkpoints", "checkpoints", "rollback",  "rollback",  "clone_of",
 	"write_log",   "write_log",   "write_log",   "write_log", "write_log", "power_cut",
 };
-
-void fuzz_log(struct fuzz *f, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!f->log)
-		return;
-	va_start(ap, fmt);
-	vfprintf(f->log, fmt, ap);
-	va_end(ap);
-}
-
-void fuzz_report(struct fuzz *f, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	f->reports++;
-	fprintf(stderr, "rdfuzz: REPORT at step %" PRIu64 ": %s\n", f->step, msg);
-	fuzz_log(f, " REPORT: %s", msg);
-}
 
 /* --- files ---------------------------------------------------------------- */
 

@@ -187,6 +187,8 @@ void fuzz_step(struct fuzz *f);
 /* Stop the reader, power off and remove every slot. Returns 0 when clean. */
 int fuzz_cleanup(struct fuzz *f);
 
+/* --- report.c: the log of each step, and the broken rules ----------------- */
+
 /* A broken rule: counted, printed on stderr and in the log. */
 void fuzz_report(struct fuzz *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void fuzz_log(struct fuzz *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
