@@ -22,7 +22,6 @@
 #include "compat.h"
 #include "ramdisk.h"
 #include "store.h"
-#include "write_log.h"
 
 struct rd_checkpoint {
 	struct list_head node;
@@ -176,10 +175,6 @@ int rd_checkpoint_command(struct rd_device *rd, const char *who, const char *cmd
  * the page caches of the disk and its partitions are emptied after, as
  * after a power cut, so that the next reader sees the checkpoint's data.
  *
- * Not while the write log records: its entries would go on from data the
- * device no longer holds, a history that never happened. A log that
- * stopped ends before the rollback, and stays true.
- *
  * The cached writes are dropped only once the store has rolled back: a
  * rollback that fails (no memory) leaves the device as it was, cache and
  * all.
@@ -202,11 +197,6 @@ int rd_checkpoint_rollback(struct rd_device *rd, const char *who, const char *te
 	if (!ck) {
 		pr_warn("%s: there is no checkpoint %s\n", who, name);
 		return -ENOENT;
-	}
-	if (rd_wlog_recording(rd)) {
-		pr_warn("%s: rollback refused: the write log is recording; stop or clear it first\n",
-			who);
-		return -EBUSY;
 	}
 	mutex_lock(&disk->open_mutex);
 	if (disk_openers(disk)) {

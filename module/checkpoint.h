@@ -15,7 +15,6 @@
 
 struct rd_device;
 
-#define RD_CHECKPOINT_NAME_LEN 32
 #define RD_MAX_CHECKPOINTS 16
 
 /* A checkpoint name: letters, digits, '.', '_' and '-', len characters of text. */
@@ -28,7 +27,10 @@ int rd_checkpoint_take_then(struct rd_device *rd, const char *who, const char *n
 			    void (*then)(struct rd_device *rd, void *arg), void *arg);
 /* "+NAME" takes a checkpoint, "-NAME" drops it; who names the device in messages */
 int rd_checkpoint_command(struct rd_device *rd, const char *who, const char *cmd);
-/* The device's data becomes NAME's again; -EBUSY while the device is open. */
+/*
+ * The device's data becomes NAME's again; -EBUSY while the device is open.
+ * The caller refuses it while the write log records (configfs.c).
+ */
 int rd_checkpoint_rollback(struct rd_device *rd, const char *who, const char *name);
 /* "NAME pages=N own=M" lines, oldest first */
 ssize_t rd_checkpoint_show(struct rd_device *rd, char *buf, size_t size);

@@ -414,61 +414,85 @@ static ssize_t rd_cfg_phys_size_store(struct config_item *item, const char *page
 CONFIGFS_ATTR(rd_cfg_, phys_size);
 
 /*
- * Bad sector ranges, one per line; a write adds (+), takes out (-) or
- * clears them, also while powered: a fault is injected into a running
- * device. The list belongs to the item, so it outlives power cycles.
+ * A list the item owns, edited line by line by its own parser (_show_list and
+ * _store_list, given the list, the name for messages and the text), also while
+ * powered: a fault is injected into a running device. The list outlives
+ * power cycles.
  */
-static ssize_t rd_cfg_badblocks_show(struct config_item *item, char *page)
-{
-	return rd_bb_show(to_rd_cfg_item(item)->cfg.badblocks, page, PAGE_SIZE);
-}
+#define RD_CFG_LIST_ATTR(_name, _field, _show_list, _store_list)                          \
+	static ssize_t rd_cfg_##_name##_show(struct config_item *item, char *page)        \
+	{                                                                                 \
+		return _show_list(to_rd_cfg_item(item)->cfg._field, page, PAGE_SIZE);     \
+	}                                                                                 \
+	static ssize_t rd_cfg_##_name##_store(struct config_item *item, const char *page, \
+					      size_t count)                               \
+	{                                                                                 \
+		struct rd_cfg_item *c = to_rd_cfg_item(item);                             \
+		int err;                                                                  \
+		err = rd_cfg_may_admin(config_item_name(item), #_name);                   \
+		if (err)                                                                  \
+			return err;                                                       \
+		mutex_lock(&rd_lock);                                                     \
+		err = _store_list(c->cfg._field, config_item_name(item), page);           \
+		mutex_unlock(&rd_lock);                                                   \
+		return err ? err : count;                                                 \
+	}                                                                                 \
+	CONFIGFS_ATTR(rd_cfg_, _name)
 
-static ssize_t rd_cfg_badblocks_store(struct config_item *item, const char *page, size_t count)
-{
-	struct rd_cfg_item *c = to_rd_cfg_item(item);
-	int err;
-
-	err = rd_cfg_may_admin(config_item_name(item), "badblocks");
-	if (err)
-		return err;
-	mutex_lock(&rd_lock);
-	err = rd_bb_store(c->cfg.badblocks, config_item_name(item), page);
-	mutex_unlock(&rd_lock);
-	return err ? err : count;
-}
-CONFIGFS_ATTR(rd_cfg_, badblocks);
+/* Bad sector ranges, one per line; a write adds (+), takes out (-) or clears them. */
+RD_CFG_LIST_ATTR(badblocks, badblocks, rd_bb_show, rd_bb_store);
+/* Fault rules, one per line; a write appends one or clears them all. */
+RD_CFG_LIST_ATTR(fault_schedule, fault_sched, rd_fault_sched_show, rd_fault_sched_store);
 
 /*
- * Fault rules, one per line; a write appends one or clears them all, also
- * while powered. The rules belong to the item, as the bad blocks do.
+ * A command to the powered device: a write runs _run(device, who, text,
+ * configuration) under rd_lock; a read is _show, or none (NULL). The
+ * commands go with the device at power-off.
  */
-static ssize_t rd_cfg_fault_schedule_show(struct config_item *item, char *page)
-{
-	return rd_fault_sched_show(to_rd_cfg_item(item)->cfg.fault_sched, page, PAGE_SIZE);
-}
+#define RD_CFG_COMMAND_ATTR(_name, _mode, _show, _run)                                    \
+	static ssize_t rd_cfg_##_name##_store(struct config_item *item, const char *page, \
+					      size_t count)                               \
+	{                                                                                 \
+		return rd_cfg_command(to_rd_cfg_item(item), #_name, page, count, _run);   \
+	}                                                                                 \
+	static struct configfs_attribute rd_cfg_attr_##_name = {                          \
+		.ca_name = #_name,                                                        \
+		.ca_mode = _mode,                                                         \
+		.ca_owner = THIS_MODULE,                                                  \
+		.show = _show,                                                            \
+		.store = rd_cfg_##_name##_store,                                          \
+	}
 
-static ssize_t rd_cfg_fault_schedule_store(struct config_item *item, const char *page, size_t count)
+typedef int rd_cfg_command_fn(struct rd_device *dev, const char *who, const char *page,
+			      const struct rd_config *cfg);
+
+static ssize_t rd_cfg_command(struct rd_cfg_item *c, const char *attr, const char *page,
+			      size_t count, rd_cfg_command_fn *run)
 {
-	struct rd_cfg_item *c = to_rd_cfg_item(item);
+	const char *who = config_item_name(&c->item);
 	int err;
 
-	err = rd_cfg_may_admin(config_item_name(item), "fault_schedule");
+	err = rd_cfg_may_admin(who, attr);
 	if (err)
 		return err;
 	mutex_lock(&rd_lock);
-	err = rd_fault_sched_store(c->cfg.fault_sched, config_item_name(item), page);
+	if (!c->dev) {
+		pr_warn("%s: %s needs a powered device\n", who, attr);
+		err = -ENODEV;
+	} else {
+		err = run(c->dev, who, page, &c->cfg);
+	}
 	mutex_unlock(&rd_lock);
 	return err ? err : count;
 }
-CONFIGFS_ATTR(rd_cfg_, fault_schedule);
 
 /*
  * Checkpoints of the powered device: a write takes (+NAME) or drops
- * (-NAME) one, a read lists them. They go with the device at power-off.
- * A read counts each checkpoint's pages, a walk over every page of up to
- * RD_MAX_CHECKPOINTS of them under rd_lock, which holds off every
- * configuration change and power-on meanwhile: root's alone (0600), so
- * that no user can keep the lock busy by reading in a loop.
+ * (-NAME) one, a read lists them. A read counts each checkpoint's pages,
+ * a walk over every page of up to RD_MAX_CHECKPOINTS of them under
+ * rd_lock, which holds off every configuration change and power-on
+ * meanwhile: root's alone (0600), so that no user can keep the lock busy
+ * by reading in a loop.
  */
 static ssize_t rd_cfg_checkpoints_show(struct config_item *item, char *page)
 {
@@ -482,59 +506,34 @@ static ssize_t rd_cfg_checkpoints_show(struct config_item *item, char *page)
 	return len;
 }
 
-static ssize_t rd_cfg_checkpoints_store(struct config_item *item, const char *page, size_t count)
+static int rd_cfg_run_checkpoints(struct rd_device *dev, const char *who, const char *page,
+				  const struct rd_config *cfg)
 {
-	struct rd_cfg_item *c = to_rd_cfg_item(item);
-	const char *who = config_item_name(item);
-	int err;
-
-	err = rd_cfg_may_admin(who, "checkpoints");
-	if (err)
-		return err;
-	mutex_lock(&rd_lock);
-	if (!c->dev) {
-		pr_warn("%s: checkpoints needs a powered device\n", who);
-		err = -ENODEV;
-	} else {
-		err = rd_checkpoint_command(c->dev, who, page);
-	}
-	mutex_unlock(&rd_lock);
-	return err ? err : count;
+	return rd_checkpoint_command(dev, who, page);
 }
+RD_CFG_COMMAND_ATTR(checkpoints, 0600, rd_cfg_checkpoints_show, rd_cfg_run_checkpoints);
 
-static struct configfs_attribute rd_cfg_attr_checkpoints = {
-	.ca_name = "checkpoints",
-	.ca_mode = 0600,
-	.ca_owner = THIS_MODULE,
-	.show = rd_cfg_checkpoints_show,
-	.store = rd_cfg_checkpoints_store,
-};
-
-static ssize_t rd_cfg_rollback_store(struct config_item *item, const char *page, size_t count)
+/*
+ * Not while the write log records: its entries would go on from data the
+ * device no longer holds, a history that never happened. A log that
+ * stopped ends before the rollback, and stays true. The write log is
+ * above the checkpoints (it takes one to start), so the check is here.
+ */
+static int rd_cfg_run_rollback(struct rd_device *dev, const char *who, const char *page,
+			       const struct rd_config *cfg)
 {
-	struct rd_cfg_item *c = to_rd_cfg_item(item);
-	const char *who = config_item_name(item);
-	int err;
-
-	err = rd_cfg_may_admin(who, "rollback");
-	if (err)
-		return err;
-	mutex_lock(&rd_lock);
-	if (!c->dev) {
-		pr_warn("%s: rollback needs a powered device\n", who);
-		err = -ENODEV;
-	} else {
-		err = rd_checkpoint_rollback(c->dev, who, page);
+	if (rd_wlog_recording(dev)) {
+		pr_warn("%s: rollback refused: the write log is recording; stop or clear it first\n",
+			who);
+		return -EBUSY;
 	}
-	mutex_unlock(&rd_lock);
-	return err ? err : count;
+	return rd_checkpoint_rollback(dev, who, page);
 }
-CONFIGFS_ATTR_WO(rd_cfg_, rollback);
+RD_CFG_COMMAND_ATTR(rollback, 0200, NULL, rd_cfg_run_rollback);
 
 /*
  * The write log of the powered device (write_log.h): a read gives its
- * state, a write starts, marks, stops or clears it. It goes with the
- * device at power-off.
+ * state, a write starts, marks, stops or clears it.
  */
 static ssize_t rd_cfg_write_log_show(struct config_item *item, char *page)
 {
@@ -547,26 +546,12 @@ static ssize_t rd_cfg_write_log_show(struct config_item *item, char *page)
 	return len;
 }
 
-static ssize_t rd_cfg_write_log_store(struct config_item *item, const char *page, size_t count)
+static int rd_cfg_run_write_log(struct rd_device *dev, const char *who, const char *page,
+				const struct rd_config *cfg)
 {
-	struct rd_cfg_item *c = to_rd_cfg_item(item);
-	const char *who = config_item_name(item);
-	int err;
-
-	err = rd_cfg_may_admin(who, "write_log");
-	if (err)
-		return err;
-	mutex_lock(&rd_lock);
-	if (!c->dev) {
-		pr_warn("%s: write_log needs a powered device\n", who);
-		err = -ENODEV;
-	} else {
-		err = rd_wlog_command(c->dev, who, page, c->cfg.write_log_limit);
-	}
-	mutex_unlock(&rd_lock);
-	return err ? err : count;
+	return rd_wlog_command(dev, who, page, cfg->write_log_limit);
 }
-CONFIGFS_ATTR(rd_cfg_, write_log);
+RD_CFG_COMMAND_ATTR(write_log, 0644, rd_cfg_write_log_show, rd_cfg_run_write_log);
 
 /* "DISK CHECKPOINT", or nothing: not a clone */
 static ssize_t rd_cfg_clone_of_show(struct config_item *item, char *page)

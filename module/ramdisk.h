@@ -11,7 +11,6 @@
 #include <linux/rwsem.h>
 #include <linux/types.h>
 
-#include "checkpoint.h"
 #include "uapi/ramdisk.h"
 
 struct rd_badblocks;
@@ -21,6 +20,10 @@ struct rd_store;
 struct rd_throttle;
 struct rd_wlog;
 struct rd_zones;
+
+#define RD_NAME_LEN 64
+/* a checkpoint's name, its NUL included (checkpoint.c) */
+#define RD_CHECKPOINT_NAME_LEN 32
 
 /* What a device is made from; validated by rd_config_validate(). */
 struct rd_config {
@@ -112,8 +115,6 @@ struct rd_stats {
 	u64 fault_delays;
 };
 
-#define RD_NAME_LEN 64
-
 enum {
 	RD_CACHE_WRITETHROUGH,
 	RD_CACHE_WRITEBACK,
@@ -183,9 +184,6 @@ struct rd_device {
  */
 #define RD_ATOMIC_WRITE_MAX (256U << 10)
 
-/* Serialises device creation and removal and configfs attribute changes. */
-extern struct mutex rd_lock;
-
 /* parse.c */
 int rd_parse_size(const char *str, u64 *bytes);
 int rd_parse_phys(const char *str, u64 *val);
@@ -203,11 +201,22 @@ struct rd_frozen {
 	unsigned int noio;
 };
 
-/* dev.c */
+/* locking.c */
+/* Serialises device creation and removal and configfs attribute changes. */
+extern struct mutex rd_lock;
 void rd_freeze(struct rd_device *rd, struct rd_frozen *f);
 void rd_thaw(struct rd_device *rd, struct rd_frozen *f);
+
+/* config.c */
+/* Returns -EINVAL and logs why when cfg cannot make a device. */
 int rd_config_validate(const struct rd_config *cfg, const char *who);
 void rd_config_init_default(struct rd_config *cfg);
+/* The physical block: the device's unit of atomic writes and alignment. */
+unsigned int rd_config_physical_block_size(const struct rd_config *cfg);
+/* The smallest atomic write the device takes, when it takes any. */
+unsigned int rd_config_atomic_unit_min(const struct rd_config *cfg);
+
+/* dev.c */
 struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name);
 int rd_dev_remove(struct rd_device *rd);
 /* A clone's configuration takes its origin's size and logical block size. */

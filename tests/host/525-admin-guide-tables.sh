@@ -130,7 +130,7 @@ compare("configfs attribute", [n for n in doc_attrs if n], item_attrs + root_att
 # defaults: fields of struct rd_config start at 0 (kzalloc) unless
 # rd_config_init_default() sets them
 defaults = {}
-init = re.search(r"void rd_config_init_default\(.*?\n\{(.*?)\n\}", src["dev.c"], re.S).group(1)
+init = re.search(r"void rd_config_init_default\(.*?\n\{(.*?)\n\}", src["config.c"], re.S).group(1)
 for m in re.finditer(r"cfg->(\w+) = ([^;]+);", init):
     defaults[m.group(1)] = value(m.group(2))
 fields = re.findall(r"^\t(?:u64|unsigned int|int|bool) (\w+);", re.search(
@@ -289,4 +289,4 @@ drifted "a parameter missing" '/^| `mem_limit` | 0 |/d'
 drifted "a wrong parameter default" 's/^| `nr_devices` | 1 |/| `nr_devices` | 2 |/'
 drifted "a wrong attribute default" 's/^\(| `NAME\/cache_size` | rw | \)67108864/\133554432/'
 drifted "an error line the module does not print" 's/is neither writethrough nor writeback/is not a cache mode/'
-drifted "a warning without a row" '/^| write to `power_cut` | `ENODEV` |/d'
+drifted "a warning without a row" '/^| write to `checkpoints`, `rollback` or `write_log` | `ENODEV` |/d'
