@@ -9,12 +9,12 @@
  * which it holds: the write cache (cache.c) keeps writes until a flush,
  * a FUA write or lack of room passes them down. io.c calls only the top
  * store and knows the contract (statistics, PREFLUSH before data, FUA
- * after it), not the layers. A layer added later (zones) is one more
- * store of this shape, placed in the stack where its behaviour belongs.
- * Bad blocks sit above the cache, as a disk fails a command before
- * caching it, but as a check in io.c rather than a store: their answer is
- * a partial transfer and a status, and they must cost nothing while
- * unused (Documentation/design.md, "The fault layer").
+ * after it), not the layers. The cache is the only layer of this shape.
+ * The zones, the bad blocks and the fault schedule sit above it, as a
+ * disk judges a command before caching it, but as checks in io.c around
+ * the dispatch rather than stores: their answer is a status or a partial
+ * transfer decided before the data moves, and they must cost nothing
+ * while unused (Documentation/design.md, "The fault layer" and "Zones").
  *
  * Every operation works on a range that lies inside one PAGE_SIZE page of
  * the device, except discard and make_durable, which take any range, and
