@@ -149,16 +149,16 @@ rows = table(section("Statistics"))
 compare("statistics file", [n for n in (name(r[0]) for r in rows) if n], stat_attrs)
 
 # --- ramdiskctl list columns
-list_c = open(os.path.join(module, "..", "userspace", "ramdiskctl", "list.c"), encoding="utf-8").read()
-columns = re.findall(r"\[COL_\w+\] = \{ \"(\w+)\"", list_c)
+table_c = open(os.path.join(module, "..", "userspace", "ramdiskctl", "device_table.c"), encoding="utf-8").read()
+columns = re.findall(r"\[COL_\w+\] = \{ \"(\w+)\"", table_c)
 rows = table(section("ramdiskctl"))
 doc_cols = [m.group(1) for m in (re.fullmatch(r"`([A-Z_]+)`", r[0]) for r in rows) if m]
 compare("ramdiskctl list column", doc_cols, columns)
 
 # --- profiles: the figures ramdiskctl profile writes
-emulate_c = open(os.path.join(module, "..", "userspace", "ramdiskctl", "emulate.c"), encoding="utf-8").read()
+profiles_c = open(os.path.join(module, "..", "userspace", "ramdiskctl", "profiles.c"), encoding="utf-8").read()
 profiles = {m.group(1): [int(x) for x in m.group(2).split(",")]
-            for m in re.finditer(r"\{ \"([\w-]+)\", ([\d, ]+?)(?:, (?:true|false))? \}", emulate_c)}
+            for m in re.finditer(r"\{ \"([\w-]+)\", ([\d, ]+?)(?:, (?:true|false))? \}", profiles_c)}
 
 
 def figure(cell):
@@ -176,7 +176,7 @@ doc_profiles = {name(r[0]): [figure(c) for c in r[1:5]] for r in rows if name(r[
 compare("profile", doc_profiles, profiles)
 for pname, figs in profiles.items():
     if pname in doc_profiles and doc_profiles[pname] != figs:
-        errors.append(f"profile {pname}: the guide says {doc_profiles[pname]} (ns, ns, ns, MB/s), emulate.c {figs}")
+        errors.append(f"profile {pname}: the guide says {doc_profiles[pname]} (ns, ns, ns, MB/s), profiles.c {figs}")
 
 # --- errors: every warning has a row, every row's text is printed
 formats = []

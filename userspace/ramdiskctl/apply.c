@@ -18,8 +18,12 @@
 #include "ramdiskctl.h"
 
 #include "conf.h"
+#include "help.h"
+#include "module_check.h"
+#include "profiles.h"
 #include "run.h"
 #include "sysfs_file.h"
+#include "usage.h"
 
 #include <err.h>
 #include <errno.h>

@@ -8,8 +8,12 @@
 #include "ramdiskctl.h"
 
 #include "checkpoint_line.h"
+#include "configured.h"
+#include "help.h"
+#include "module_check.h"
 #include "sysfs_file.h"
 #include "table.h"
+#include "usage.h"
 
 #include <err.h>
 #include <errno.h>

@@ -12,9 +12,15 @@
 #include "ramdiskctl.h"
 
 #include "checkpoint_line.h"
+#include "configured.h"
 #include "create.h"
+#include "help.h"
+#include "module_check.h"
+#include "profiles.h"
+#include "signals.h"
 #include "size.h"
 #include "sysfs_file.h"
+#include "usage.h"
 
 #include <ctype.h>
 #include <err.h>
@@ -669,23 +675,6 @@ static void undo_create(const char *name, bool tried_power)
 		warn("create: could not remove the half-made %s "
 		     "(rmdir it by hand)",
 		     path);
-}
-
-/*
- * The usual terminating signals wait until a change to configfs is made or
- * undone: even Ctrl-C cannot strand a half-made device, subsystem or port.
- * create and export both hold them.
- */
-void hold_signals(sigset_t *old)
-{
-	sigset_t held;
-
-	sigemptyset(&held);
-	sigaddset(&held, SIGINT);
-	sigaddset(&held, SIGTERM);
-	sigaddset(&held, SIGHUP);
-	sigaddset(&held, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &held, old);
 }
 
 /* The end of clone: a failure is undone, a success prints the device. */

@@ -7,10 +7,14 @@
  */
 #include "ramdiskctl.h"
 
+#include "configured.h"
 #include "fault_range.h"
 #include "fault_rule.h"
+#include "help.h"
+#include "module_check.h"
 #include "sysfs_file.h"
 #include "table.h"
+#include "usage.h"
 
 #include <err.h>
 #include <errno.h>

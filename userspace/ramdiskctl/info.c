@@ -2,6 +2,12 @@
 /* info: one device's configuration and statistics, one "key: value" a line. */
 #include "ramdiskctl.h"
 
+#include "device_table.h"
+#include "exported.h"
+#include "help.h"
+#include "module_check.h"
+#include "usage.h"
+
 #include "size.h"
 
 #include <err.h>

@@ -6,7 +6,6 @@
 #ifndef RAMDISKCTL_H
 #define RAMDISKCTL_H
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -119,13 +118,6 @@ const char *configfs_root(void);
 const char *sysfs_root(void);
 /* snprintf into a PATH_MAX buffer; exits on truncation (never happens). */
 void path_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* RC_OK when the configfs tree is there; else say why, RC_NO_MODULE. */
-int require_module(void);
-/* Whether the comma-separated configfs "features" list names attr. */
-bool module_supports(const char *attr);
-
-/* create.c: block SIGINT, SIGTERM, SIGHUP, SIGQUIT; old gets the mask. */
-void hold_signals(sigset_t *old);
 
 /* module_signing.c: module.sig_enforce or lockdown is in force. */
 bool kernel_requires_signed_modules(void);
@@ -160,68 +152,9 @@ int rd_list_all(struct rdctl_device **list, size_t *count);
 /* "/dev/ramdiskN" or "-" when powered off. */
 const char *rd_devpath(const struct rdctl_device *d, char *buf, size_t len);
 
-/* main.c: help and argument errors shared by the subcommands. */
-/* Print a command's help (or the whole help for NULL) to stdout. */
-int command_help(const char *cmd);
-/* "prog: cmd: message (see prog cmd --help)"; returns RC_USAGE. */
-int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Report what getopt_long() returned '?' or ':' for; returns RC_USAGE. */
-int option_error(const char *cmd, char **argv, int opt);
-/*
- * A command whose only words are devices (remove, unexport): --help,
- * "which device?", the module, then fn for each NAME|DEV in turn; the
- * first failure's status.
- */
-int run_per_device(const char *cmd, int argc, char **argv, int (*fn)(const char *arg));
-
-/*
- * list.c: devices as a table or JSON (list, and info's --json and table
- * views), printed by libsmartcols.
- */
-struct table_opts {
-	bool json, raw, noheadings, bytes, all;
-	const char *output; /* --output's list, NULL for the defaults */
-	bool plus; /* --output +COLS: after the defaults */
-	int cols[64]; /* the columns --output or --output-all named */
-	size_t ncols;
-};
-/* The options list and info share, for getopt_long(). */
-#define TABLE_SHORTOPTS "jrnbo:"
-#define TABLE_LONGOPTS                                                                         \
-	{ "json", no_argument, NULL, 'j' }, { "raw", no_argument, NULL, 'r' },                 \
-		{ "noheadings", no_argument, NULL, 'n' }, { "bytes", no_argument, NULL, 'b' }, \
-		{ "output", required_argument, NULL, 'o' },                                    \
-	{                                                                                      \
-		"output-all", no_argument, NULL, 'O'                                           \
-	}
-/* Take one of those options into o: 0, or -1 when opt is not one. */
-int table_option(int opt, const char *arg, struct table_opts *o);
-/* Check --output's names; RC_OK, or a usage error (RC_USAGE). */
-int table_columns_parse(const char *cmd, struct table_opts *o);
-int print_devices(const struct rdctl_device *list, size_t count, const struct table_opts *o);
-/* The columns and what they show, for list --help and info --help. */
-void print_columns_help(FILE *out);
-
 /* emulate.c: cache mode, latency and durable-state lines of info. */
-/*
- * The configuration behind arg, which must exist in configfs; RC_OK, or a
- * message and an exit status.
- */
-int resolve_configured(const char *cmd, const char *arg, struct rdctl_device *d);
 void print_emulation(const struct rdctl_device *d,
 		     void (*field)(const char *key, const char *value));
-/*
- * The profile whose figures the device has, "custom" for others, NULL
- * when the figures are unknown.
- */
-const char *rd_profile_name(const struct rdctl_device *d);
-
-/* A named set of latencies and bandwidth (profile's, create --profile's). */
-struct profile;
-/* the profile called name; NULL when none is */
-const struct profile *rd_profile_find(const char *name);
-/* writes the profile to configuration name, errors named after cmd; prints each setting if print */
-int rd_profile_apply(const char *cmd, const char *name, const struct profile *p, bool print);
 
 /* remove.c: power off and rmdir one configuration, as remove does. */
 int remove_device(const char *arg);
@@ -246,16 +179,6 @@ int cmd_rollback(int argc, char **argv);
 int cmd_wlog(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_unexport(int argc, char **argv);
-
-/* export.c: what list, info and remove need to know of NVMe-oF exports. */
-/* Fill d's export fields from nvmet's configfs tree. */
-void rd_load_export(struct rdctl_device *d);
-/*
- * RC_OK when d is not exported; else a message naming the subsystem and
- * how to unexport it, and RC_BUSY (cmd names the command, arg the device
- * as the user gave it).
- */
-int refuse_exported(const char *cmd, const struct rdctl_device *d, const char *arg);
 int cmd_apply(int argc, char **argv);
 
 #endif /* RAMDISKCTL_H */

@@ -7,6 +7,8 @@
  */
 #include "ramdiskctl.h"
 
+#include "exported.h"
+#include "per_device.h"
 #include "sysfs_file.h"
 
 #include <err.h>

@@ -6,7 +6,9 @@
  */
 #include "ramdiskctl.h"
 
+#include "help.h"
 #include "rdimage.h"
+#include "usage.h"
 
 #include <err.h>
 #include <errno.h>

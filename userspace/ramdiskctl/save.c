@@ -7,7 +7,9 @@
 #include "ramdiskctl.h"
 
 #include "full_io.h"
+#include "help.h"
 #include "rdimage.h"
+#include "usage.h"
 #include "ramdisk.h"
 
 #include <err.h>

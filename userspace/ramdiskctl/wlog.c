@@ -7,9 +7,13 @@
  */
 #include "ramdiskctl.h"
 
+#include "configured.h"
 #include "dmlw.h"
+#include "help.h"
+#include "module_check.h"
 #include "sysfs_file.h"
 #include "table.h"
+#include "usage.h"
 
 #include <err.h>
 #include <errno.h>
