@@ -6,7 +6,9 @@
 #                       bin (man 1); ramdisk-setup.service in UNITDIR
 #                       (PREFIX/lib/systemd/system) and the commented
 #                       example ramdisk.conf as
-#                       SYSCONFDIR/ramdisk/ramdisk.conf.example (/etc)
+#                       SYSCONFDIR/ramdisk/ramdisk.conf.example (/etc);
+#                       rdcrash's worked examples (SQLite, git, Redis) in
+#                       EXAMPLESDIR (PREFIX/share/doc/ramdisk/examples)
 # make uninstall        removes what install put there
 # make modules_install  ramdisk.ko for KVER (or KDIR) through kbuild's own
 #                       modules_install: /lib/modules/KVER/updates/, then
@@ -38,6 +40,8 @@ MANDIR ?= $(PREFIX)/share/man
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 # where ramdiskctl apply reads ramdisk/ramdisk.conf: /etc whatever PREFIX is
 SYSCONFDIR ?= /etc
+EXAMPLESDIR ?= $(PREFIX)/share/doc/ramdisk/examples
+RDCRASH_EXAMPLES := $(notdir $(wildcard $(TOP)/Documentation/examples/rdcrash/*.sh))
 INSTALL ?= install
 # Below /lib/modules/KVER/: "updates" wins over the kernel's own modules.
 INSTALL_MOD_DIR ?= updates
@@ -45,7 +49,8 @@ INSTALL_MOD_DIR ?= updates
 install: userspace
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 \
-		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/ramdisk
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/ramdisk \
+		$(DESTDIR)$(EXAMPLESDIR)/rdcrash
 	$(INSTALL) -m 0755 $(BIN)/ramdiskctl $(DESTDIR)$(SBINDIR)/ramdiskctl
 	$(INSTALL) -m 0755 $(BIN)/rdbench $(DESTDIR)$(BINDIR)/rdbench
 	$(INSTALL) -m 0755 $(BIN)/rdcrash $(DESTDIR)$(BINDIR)/rdcrash
@@ -56,13 +61,16 @@ install: userspace
 		$(DESTDIR)$(UNITDIR)/ramdisk-setup.service
 	$(INSTALL) -m 0644 $(TOP)/Documentation/examples/ramdisk.conf \
 		$(DESTDIR)$(SYSCONFDIR)/ramdisk/ramdisk.conf.example
+	$(INSTALL) -m 0755 $(addprefix $(TOP)/Documentation/examples/rdcrash/,$(RDCRASH_EXAMPLES)) \
+		$(DESTDIR)$(EXAMPLESDIR)/rdcrash/
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/ramdiskctl $(DESTDIR)$(BINDIR)/rdbench \
 		$(DESTDIR)$(BINDIR)/rdcrash $(DESTDIR)$(MANDIR)/man8/ramdiskctl.8 \
 		$(DESTDIR)$(MANDIR)/man1/rdbench.1 $(DESTDIR)$(MANDIR)/man1/rdcrash.1 \
 		$(DESTDIR)$(UNITDIR)/ramdisk-setup.service \
-		$(DESTDIR)$(SYSCONFDIR)/ramdisk/ramdisk.conf.example
+		$(DESTDIR)$(SYSCONFDIR)/ramdisk/ramdisk.conf.example \
+		$(addprefix $(DESTDIR)$(EXAMPLESDIR)/rdcrash/,$(RDCRASH_EXAMPLES))
 
 # kbuild installs (and signs or compresses, as the kernel's configuration
 # says) the module it built in build/kernels/KVER. The Debian header

@@ -13,7 +13,8 @@ make -s -C "$top" install PREFIX=/usr DESTDIR="$root" >"$RD_TMP/install.log" 2>&
 for f in usr/sbin/ramdiskctl:755 usr/bin/rdbench:755 usr/bin/rdcrash:755 \
 	usr/share/man/man8/ramdiskctl.8:644 usr/share/man/man1/rdbench.1:644 \
 	usr/share/man/man1/rdcrash.1:644 usr/lib/systemd/system/ramdisk-setup.service:644 \
-	etc/ramdisk/ramdisk.conf.example:644; do
+	etc/ramdisk/ramdisk.conf.example:644 usr/share/doc/ramdisk/examples/rdcrash/sqlite.sh:755 \
+	usr/share/doc/ramdisk/examples/rdcrash/git.sh:755 usr/share/doc/ramdisk/examples/rdcrash/redis.sh:755; do
 	path=$root/${f%:*}
 	[ -f "$path" ] || fail "make install did not install /${f%:*}"
 	assert_eq "$(stat -c %a "$path")" "${f#*:}" "mode of /${f%:*}"
@@ -25,6 +26,10 @@ cmp "$root/usr/share/man/man8/ramdiskctl.8" "$top/Documentation/man/ramdiskctl.8
 # the unit and the example configuration are the tree's, and the example reads
 cmp "$root/usr/lib/systemd/system/ramdisk-setup.service" "$top/systemd/ramdisk-setup.service"
 cmp "$root/etc/ramdisk/ramdisk.conf.example" "$top/Documentation/examples/ramdisk.conf"
+# every worked example of rdcrash, as the tree has it
+for ex in "$top"/Documentation/examples/rdcrash/*.sh; do
+	cmp "$ex" "$root/usr/share/doc/ramdisk/examples/rdcrash/${ex##*/}"
+done
 "$root/usr/sbin/ramdiskctl" apply --dry-run "$root/etc/ramdisk/ramdisk.conf.example" ||
 	fail "the installed ramdiskctl does not read the installed example"
 

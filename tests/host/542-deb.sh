@@ -48,7 +48,7 @@ contents() {
 	dpkg-deb -c "$1" | awk '$1 !~ /^d/ { print $6 }' | sed 's|^\./|/|' | sort
 }
 
-echo "ramdisk-tools: the tools, man pages, fio jobs, the unit and the example config"
+echo "ramdisk-tools: the tools, man pages, fio jobs, the unit, the example config and rdcrash's examples"
 {
 	printf '%s\n' /usr/sbin/ramdiskctl /usr/bin/rdbench /usr/bin/rdcrash \
 		/usr/share/man/man8/ramdiskctl.8.gz /usr/share/man/man1/rdbench.1.gz \
@@ -58,6 +58,8 @@ echo "ramdisk-tools: the tools, man pages, fio jobs, the unit and the example co
 		/usr/share/doc/ramdisk-tools/changelog.gz /usr/share/doc/ramdisk-tools/copyright \
 		/usr/share/lintian/overrides/ramdisk-tools
 	git -C "$top" ls-files 'fio-jobs/*.fio' | sed 's|^fio-jobs/|/usr/share/ramdisk/fio-jobs/|'
+	git -C "$top" ls-files 'Documentation/examples/rdcrash/*.sh' |
+		sed 's|^Documentation/examples/rdcrash/|/usr/share/doc/ramdisk-tools/examples/rdcrash/|'
 } | sort >"$RD_TMP/tools.want"
 contents "$tools_deb" >"$RD_TMP/tools.got"
 diff "$RD_TMP/tools.want" "$RD_TMP/tools.got" || fail "ramdisk-tools' files differ from the expected (diff above)"
