@@ -6,7 +6,7 @@
 ctl=$RD_BIN/ramdiskctl
 [ -x "$ctl" ] || fail "$ctl is missing (make userspace-asan)"
 # None of these may get as far as looking for the module.
-export RAMDISKCTL_CONFIGFS=$RD_TMP/no-configfs RAMDISKCTL_SYSFS=$RD_TMP/no-sys
+export RAMDISK_CONFIGFS=$RD_TMP/no-configfs RAMDISKCTL_SYSFS=$RD_TMP/no-sys
 
 # A failure is one line on stderr, naming the program, and nothing on stdout.
 one_line_error() {

@@ -5,7 +5,7 @@
 
 ctl=$RD_BIN/ramdiskctl
 [ -x "$ctl" ] || fail "$ctl is missing (make userspace-asan)"
-export RAMDISKCTL_CONFIGFS=$RD_TMP/config/ramdisk RAMDISKCTL_SYSFS=$RD_TMP/sys
+export RAMDISK_CONFIGFS=$RD_TMP/config/ramdisk RAMDISKCTL_SYSFS=$RD_TMP/sys
 mkdir -p "$RD_TMP/config" "$RD_TMP/sys/block"
 
 check() {
@@ -30,7 +30,7 @@ all_commands() {
 
 # Neither the configfs tree nor the module in sysfs.
 all_commands "ramdisk module is not loaded"
-[ ! -e "$RAMDISKCTL_CONFIGFS" ] || fail "create made $RAMDISKCTL_CONFIGFS"
+[ ! -e "$RAMDISK_CONFIGFS" ] || fail "create made $RAMDISK_CONFIGFS"
 
 # The module is loaded but its configfs tree is not there: configfs unmounted.
 mkdir -p "$RD_TMP/sys/module/ramdisk"
@@ -38,9 +38,9 @@ all_commands "is configfs mounted"
 
 # The root exists but is a file, not the subsystem directory.
 rmdir "$RD_TMP/sys/module/ramdisk"
-touch "$RAMDISKCTL_CONFIGFS"
+touch "$RAMDISK_CONFIGFS"
 all_commands "ramdisk module is not loaded"
-rm "$RAMDISKCTL_CONFIGFS"
+rm "$RAMDISK_CONFIGFS"
 
 # A kernel that loads only signed modules: the same one line says so and
 # where to go (issue 28); one that does not, not a word of signing.

@@ -7,7 +7,7 @@ ctl=$RD_BIN/ramdiskctl
 [ -x "$ctl" ] || fail "$ctl is missing (make userspace-asan)"
 cfg=$RD_TMP/config/ramdisk
 sys=$RD_TMP/sys
-export RAMDISKCTL_CONFIGFS=$cfg RAMDISKCTL_SYSFS=$sys
+export RAMDISK_CONFIGFS=$cfg RAMDISKCTL_SYSFS=$sys
 
 # A disk as the module shows it in sysfs (interface.md): INDEX NAME SECTORS.
 fake_disk() {

@@ -7,7 +7,7 @@ ctl=$RD_BIN/ramdiskctl
 [ -x "$ctl" ] || fail "$ctl is missing (make userspace-asan)"
 cfg=$RD_TMP/config/ramdisk
 sys=$RD_TMP/sys
-export RAMDISKCTL_CONFIGFS=$cfg RAMDISKCTL_SYSFS=$sys
+export RAMDISK_CONFIGFS=$cfg RAMDISKCTL_SYSFS=$sys
 
 # configfs attributes are root's, 0644, in root's 0755 directories; a
 # plain user sees the same modes here. Root ignores modes, so as root the

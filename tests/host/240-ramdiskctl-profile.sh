@@ -7,7 +7,7 @@ ctl=$RD_BIN/ramdiskctl
 [ -x "$ctl" ] || fail "$ctl is missing (make userspace-asan)"
 cfg=$RD_TMP/config/ramdisk
 sys=$RD_TMP/sys
-export RAMDISKCTL_CONFIGFS=$cfg RAMDISKCTL_SYSFS=$sys
+export RAMDISK_CONFIGFS=$cfg RAMDISKCTL_SYSFS=$sys
 
 mkdir -p "$cfg/emu" "$sys/block/ramdisk3/ramdisk" "$sys/block/ramdisk3/queue" \
 	"$sys/module/ramdisk/parameters"

@@ -6,7 +6,7 @@
 ctl=$RD_BIN/ramdiskctl
 [ -x "$ctl" ] || fail "$ctl is missing (make userspace-asan)"
 cfg=$RD_TMP/config/ramdisk
-export RAMDISKCTL_CONFIGFS=$cfg RAMDISKCTL_SYSFS=$RD_TMP/sys
+export RAMDISK_CONFIGFS=$cfg RAMDISKCTL_SYSFS=$RD_TMP/sys
 mkdir -p "$cfg" "$RD_TMP/sys/block"
 # a module with every attribute create writes but the zoned ones
 echo "block_size,cache_mode,cache_size,index,max_part,mem_limit,numa_node,phys_size,power,read_latency_ns,rotational,size,spare_pages" >"$cfg/features"
@@ -71,7 +71,7 @@ expect_refusal 2 "unknown option --up" "$ctl" apply --up
 
 echo "comments only: nothing to do, not even the module is needed"
 printf '# nothing yet\n; nor here\n\n' >"$conf"
-RAMDISKCTL_CONFIGFS=$RD_TMP/none run_cmd 0 "$ctl" apply "$conf"
+RAMDISK_CONFIGFS=$RD_TMP/none run_cmd 0 "$ctl" apply "$conf"
 assert_eq "$out$err" "" "output for a file of comments"
 
 echo "--dry-run says what it would make and makes nothing"

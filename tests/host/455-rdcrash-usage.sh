@@ -10,7 +10,7 @@ rdcrash=$(cd "$RD_BIN" && pwd)/rdcrash
 cfg=$RD_TMP/configfs
 mkdir -p "$cfg/crash"
 echo 3 >"$cfg/crash/index"
-export RDCRASH_CONFIGFS=$cfg
+export RAMDISK_CONFIGFS=$cfg
 unset RDCRASH_WRITE_LOG RDCRASH_DEVICE
 wlog=$cfg/crash/write_log
 
@@ -68,7 +68,7 @@ expect_refusal 2 "--reproducer needs a value" "$rdcrash" minimise --fs ext4 --re
 expect_refusal 2 "takes one device" "$rdcrash" minimise --fs ext4 --check true --seed 1 --epoch 0 --state 0
 
 echo "run without DEV and no module: it says so and leaves nothing"
-RDCRASH_CONFIGFS=$RD_TMP/none expect_refusal 1 "is the ramdisk module loaded?" \
+RAMDISK_CONFIGFS=$RD_TMP/none expect_refusal 1 "is the ramdisk module loaded?" \
 	"$rdcrash" run --fs ext4 --workload x
 [ ! -e "$RD_TMP/none" ] || fail "run made $RD_TMP/none"
 echo "rdcrash usage ok"

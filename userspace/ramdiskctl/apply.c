@@ -17,12 +17,12 @@
  */
 #include "ramdiskctl.h"
 
+#include "attr_file.h"
 #include "conf.h"
 #include "help.h"
 #include "module_check.h"
 #include "profiles.h"
 #include "run.h"
-#include "sysfs_file.h"
 #include "usage.h"
 
 #include <err.h>
@@ -224,9 +224,9 @@ static void read_have(struct plan *p)
 
 	p->nwant = create_opts_attrs(&p->d->opts, p->want);
 	for (int i = 0; i < p->nwant; i++) {
-		path_fmt(path, sizeof(path), "%s/%s/%s", configfs_root(), name_of(p),
+		path_fmt(path, sizeof(path), "%s/%s/%s", rd_configfs_root(), name_of(p),
 			 p->want[i].attr);
-		if (sysfs_read_line(path, p->have[i], sizeof(p->have[i])))
+		if (attr_read_line(path, p->have[i], sizeof(p->have[i])))
 			p->have[i][0] = '\0';
 	}
 }
@@ -377,9 +377,9 @@ static int change_live(struct plan *p, const struct apply_opts *ao)
 			       p->have[i], p->want[i].value);
 			continue;
 		}
-		path_fmt(path, sizeof(path), "%s/%s/%s", configfs_root(), name_of(p),
+		path_fmt(path, sizeof(path), "%s/%s/%s", rd_configfs_root(), name_of(p),
 			 p->want[i].attr);
-		if (sysfs_write_line(path, p->want[i].value))
+		if (attr_write_line(path, p->want[i].value))
 			return report_errno(errno, "apply: %s: setting %s=%s", name_of(p),
 					    p->want[i].attr, p->want[i].value);
 		printf("%s: %s %s -> %s\n", name_of(p), p->want[i].attr, p->have[i],

@@ -7,11 +7,11 @@
  */
 #include "ramdiskctl.h"
 
+#include "attr_file.h"
 #include "checkpoint_line.h"
 #include "configured.h"
 #include "help.h"
 #include "module_check.h"
-#include "sysfs_file.h"
 #include "table.h"
 #include "usage.h"
 
@@ -41,7 +41,7 @@
 static int attr_path(const char *cmd, const struct rdctl_device *d, const char *attr, char *path,
 		     size_t len)
 {
-	path_fmt(path, len, "%s/%s/%s", configfs_root(), d->name, attr);
+	path_fmt(path, len, "%s/%s/%s", rd_configfs_root(), d->name, attr);
 	/* a module from before the features list may lack the file all the same */
 	if (!module_supports(attr) || (access(path, F_OK) && errno == ENOENT)) {
 		warnx("%s: the loaded ramdisk module has no %s (see its features)", cmd,
@@ -78,8 +78,8 @@ static bool is_clone(const struct rdctl_device *d)
 {
 	char path[PATH_MAX], line[128];
 
-	path_fmt(path, sizeof(path), "%s/%s/clone_of", configfs_root(), d->name);
-	return !sysfs_read_line(path, line, sizeof(line)) && line[0];
+	path_fmt(path, sizeof(path), "%s/%s/clone_of", rd_configfs_root(), d->name);
+	return !attr_read_line(path, line, sizeof(line)) && line[0];
 }
 
 /*
@@ -91,8 +91,8 @@ static bool log_recording(const struct rdctl_device *d)
 {
 	char path[PATH_MAX], state[32] = "";
 
-	path_fmt(path, sizeof(path), "%s/%s/write_log", configfs_root(), d->name);
-	return !sysfs_read_line(path, state, sizeof(state)) && !strcmp(state, "recording");
+	path_fmt(path, sizeof(path), "%s/%s/write_log", rd_configfs_root(), d->name);
+	return !attr_read_line(path, state, sizeof(state)) && !strcmp(state, "recording");
 }
 
 static int refused(const char *cmd, const struct rdctl_device *d, const char *what, const char *ck,
@@ -166,7 +166,7 @@ static int parse_line(const char *line, void *item)
 static int read_list(const struct rdctl_device *d, const char *path, struct checkpoint_line *cks)
 {
 	char *bad;
-	int n = sysfs_read_lines(path, cks, sizeof(cks[0]), CHECKPOINT_LIST_MAX, parse_line, &bad);
+	int n = attr_read_lines(path, cks, sizeof(cks[0]), CHECKPOINT_LIST_MAX, parse_line, &bad);
 
 	if (bad)
 		warnx("checkpoint: %s: cannot read the checkpoints line '%s'", d->name, bad);
@@ -271,7 +271,7 @@ int cmd_checkpoint(int argc, char **argv)
 	}
 	take = !strcmp(sub, "take");
 	snprintf(line, sizeof(line), "%c%s", take ? '+' : '-', ck);
-	if (sysfs_write_line(path, line))
+	if (attr_write_line(path, line))
 		return refused("checkpoint", &d, take ? "taking" : "dropping", ck, errno);
 	return RC_OK;
 }
@@ -302,7 +302,7 @@ int cmd_rollback(int argc, char **argv)
 	rc = resolve_attr("rollback", argv[optind], "rollback", &d, path, sizeof(path));
 	if (rc)
 		return rc;
-	while (sysfs_write_line(path, ck)) {
+	while (attr_write_line(path, ck)) {
 		/* a log that records is no moment's business: no retry for it */
 		if (errno != EBUSY || ++tries > BUSY_RETRIES || log_recording(&d))
 			return refused("rollback", &d, "rolling back to", ck, errno);

@@ -6,9 +6,9 @@
  */
 #include "ramdiskctl.h"
 
+#include "attr_file.h"
 #include "configured.h"
 #include "module_check.h"
-#include "sysfs_file.h"
 
 #include <err.h>
 #include <errno.h>
@@ -34,8 +34,8 @@ int write_config_attr(const char *cmd, const char *name, const char *attr, const
 {
 	char path[PATH_MAX];
 
-	path_fmt(path, sizeof(path), "%s/%s/%s", configfs_root(), name, attr);
-	if (sysfs_write_line(path, value))
+	path_fmt(path, sizeof(path), "%s/%s/%s", rd_configfs_root(), name, attr);
+	if (attr_write_line(path, value))
 		return report_errno(errno, "%s: %s: writing %s", cmd, name, attr);
 	return RC_OK;
 }

@@ -11,6 +11,7 @@
  */
 #include "ramdiskctl.h"
 
+#include "attr_file.h"
 #include "checkpoint_line.h"
 #include "configured.h"
 #include "create.h"
@@ -19,7 +20,6 @@
 #include "profiles.h"
 #include "signals.h"
 #include "size.h"
-#include "sysfs_file.h"
 #include "usage.h"
 
 #include <ctype.h>
@@ -485,7 +485,7 @@ int create_check_features(const struct create_opts *o)
 
 static void config_dir(char *buf, size_t len, const char *name)
 {
-	path_fmt(buf, len, "%s/%s", configfs_root(), name);
+	path_fmt(buf, len, "%s/%s", rd_configfs_root(), name);
 }
 
 static int mkdir_failed(int err, const char *name)
@@ -495,7 +495,7 @@ static int mkdir_failed(int err, const char *name)
 		return RC_EXISTS;
 	}
 	if (err == ENOENT) {
-		warnx("create: %s vanished; was the ramdisk module unloaded?", configfs_root());
+		warnx("create: %s vanished; was the ramdisk module unloaded?", rd_configfs_root());
 		return RC_NO_MODULE;
 	}
 	return report_errno(err, "create: %s", name);
@@ -534,8 +534,8 @@ static int write_attr(const char *name, const char *attr, const char *value)
 	char path[PATH_MAX];
 	int err;
 
-	path_fmt(path, sizeof(path), "%s/%s/%s", configfs_root(), name, attr);
-	if (!sysfs_write_line(path, value))
+	path_fmt(path, sizeof(path), "%s/%s/%s", rd_configfs_root(), name, attr);
+	if (!attr_write_line(path, value))
 		return RC_OK;
 	err = errno;
 	if (err == EINVAL)
@@ -653,8 +653,8 @@ static int power_on(const char *name, int *index)
 
 	if ((rc = write_attr(name, "power", "1")))
 		return rc;
-	path_fmt(path, sizeof(path), "%s/%s/index", configfs_root(), name);
-	if (sysfs_read_s64(path, &v) || v < 0 || v > INT_MAX) {
+	path_fmt(path, sizeof(path), "%s/%s/index", rd_configfs_root(), name);
+	if (attr_read_s64(path, &v) || v < 0 || v > INT_MAX) {
 		warnx("create: %s: powered on but its index is unreadable", name);
 		return RC_ERROR;
 	}
@@ -667,8 +667,8 @@ static void undo_create(const char *name, bool tried_power)
 {
 	char path[PATH_MAX];
 
-	path_fmt(path, sizeof(path), "%s/%s/power", configfs_root(), name);
-	if (tried_power && sysfs_write_line(path, "0") && errno != ENOENT)
+	path_fmt(path, sizeof(path), "%s/%s/power", rd_configfs_root(), name);
+	if (tried_power && attr_write_line(path, "0") && errno != ENOENT)
 		warn("create: %s: powering off again", name);
 	config_dir(path, sizeof(path), name);
 	if (rmdir(path))
@@ -810,8 +810,8 @@ int cmd_clone(int argc, char **argv)
 	}
 	if (!rc) {
 		tried_power = true;
-		path_fmt(path, sizeof(path), "%s/%s/power", configfs_root(), name);
-		if (sysfs_write_line(path, "1"))
+		path_fmt(path, sizeof(path), "%s/%s/power", rd_configfs_root(), name);
+		if (attr_write_line(path, "1"))
 			rc = clone_refused(name, &origin, ck, errno);
 		else
 			rc = power_on(name, &index);

@@ -7,7 +7,7 @@
  */
 #include "ramdiskctl.h"
 
-#include "sysfs_file.h"
+#include "attr_file.h"
 
 #include <dirent.h>
 #include <err.h>
@@ -82,7 +82,7 @@ static void load_backing(struct rdctl_device *d, const char *path)
 	char line[160], addr[32], uuid[40];
 	unsigned long long bytes;
 
-	if (sysfs_read_line(path, line, sizeof(line))) {
+	if (attr_read_line(path, line, sizeof(line))) {
 		if (errno == EACCES || errno == EPERM)
 			d->backing_hidden = true;
 		return;
@@ -108,23 +108,23 @@ static void load_zones(struct rdctl_device *d)
 	uint64_t sectors;
 
 	path_fmt(path, sizeof(path), "%s/block/ramdisk%d/queue/zoned", sysfs_root(), d->index);
-	if (sysfs_read_line(path, model, sizeof(model)) || strcmp(model, "host-managed"))
+	if (attr_read_line(path, model, sizeof(model)) || strcmp(model, "host-managed"))
 		return;
 	d->zoned = true;
 	path_fmt(path, sizeof(path), "%s/block/ramdisk%d/queue/chunk_sectors", sysfs_root(),
 		 d->index);
-	if (!sysfs_read_u64(path, &sectors))
+	if (!attr_read_u64(path, &sectors))
 		d->zone_size = sectors * 512;
 	path_fmt(path, sizeof(path), "%s/block/ramdisk%d/queue/nr_zones", sysfs_root(), d->index);
-	(void)sysfs_read_u64(path, &d->nr_zones);
+	(void)attr_read_u64(path, &d->nr_zones);
 	path_fmt(path, sizeof(path), "%s/block/ramdisk%d/queue/max_open_zones", sysfs_root(),
 		 d->index);
-	(void)sysfs_read_u64(path, &d->zone_max_open);
+	(void)attr_read_u64(path, &d->zone_max_open);
 	path_fmt(path, sizeof(path), "%s/block/ramdisk%d/queue/max_active_zones", sysfs_root(),
 		 d->index);
-	(void)sysfs_read_u64(path, &d->zone_max_active);
+	(void)attr_read_u64(path, &d->zone_max_active);
 	stat_path(path, sizeof(path), d->index, "zone_conditions");
-	if (!sysfs_read_line(path, model, sizeof(model)))
+	if (!attr_read_line(path, model, sizeof(model)))
 		d->has_zone_conditions =
 			sscanf(model, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64,
 			       &c[0], &c[1], &c[2], &c[3], &c[4]) == 5;
@@ -140,51 +140,51 @@ static void load_stats(struct rdctl_device *d)
 		return;
 	d->has_stats = true;
 	stat_path(path, sizeof(path), d->index, "allocated_pages");
-	d->has_allocated = !sysfs_read_u64(path, &d->allocated_pages);
+	d->has_allocated = !attr_read_u64(path, &d->allocated_pages);
 	stat_path(path, sizeof(path), d->index, "allocated_bytes");
-	d->has_allocated &= !sysfs_read_u64(path, &d->allocated_bytes);
+	d->has_allocated &= !attr_read_u64(path, &d->allocated_bytes);
 	stat_path(path, sizeof(path), d->index, "index_bytes");
-	d->has_index_bytes = !sysfs_read_u64(path, &d->index_bytes);
+	d->has_index_bytes = !attr_read_u64(path, &d->index_bytes);
 	stat_path(path, sizeof(path), d->index, "reads");
-	d->has_reads = !sysfs_read_u64_pair(path, &d->reads, &d->read_bytes);
+	d->has_reads = !attr_read_u64_pair(path, &d->reads, &d->read_bytes);
 	stat_path(path, sizeof(path), d->index, "writes");
-	d->has_writes = !sysfs_read_u64_pair(path, &d->writes, &d->write_bytes);
+	d->has_writes = !attr_read_u64_pair(path, &d->writes, &d->write_bytes);
 	stat_path(path, sizeof(path), d->index, "discards");
-	d->has_discards = !sysfs_read_u64_pair(path, &d->discards, &d->discard_bytes);
+	d->has_discards = !attr_read_u64_pair(path, &d->discards, &d->discard_bytes);
 	stat_path(path, sizeof(path), d->index, "write_zeroes");
-	d->has_write_zeroes = !sysfs_read_u64_pair(path, &d->write_zeroes, &d->write_zeroes_bytes);
+	d->has_write_zeroes = !attr_read_u64_pair(path, &d->write_zeroes, &d->write_zeroes_bytes);
 	stat_path(path, sizeof(path), d->index, "flushes");
-	d->has_flushes = !sysfs_read_u64(path, &d->flushes);
+	d->has_flushes = !attr_read_u64(path, &d->flushes);
 	stat_path(path, sizeof(path), d->index, "alloc_failures");
-	d->has_alloc_failures = !sysfs_read_u64(path, &d->alloc_failures);
+	d->has_alloc_failures = !attr_read_u64(path, &d->alloc_failures);
 	/* a module older than bad blocks has neither file: nothing to show */
 	stat_path(path, sizeof(path), d->index, "badblock_read_errors");
-	d->has_badblock_errors = !sysfs_read_u64(path, &d->badblock_read_errors);
+	d->has_badblock_errors = !attr_read_u64(path, &d->badblock_read_errors);
 	stat_path(path, sizeof(path), d->index, "badblock_write_errors");
-	d->has_badblock_errors &= !sysfs_read_u64(path, &d->badblock_write_errors);
+	d->has_badblock_errors &= !attr_read_u64(path, &d->badblock_write_errors);
 	/* nor one older than fault schedules these */
 	stat_path(path, sizeof(path), d->index, "fault_errors");
-	d->has_fault_counts = !sysfs_read_u64(path, &d->fault_errors);
+	d->has_fault_counts = !attr_read_u64(path, &d->fault_errors);
 	stat_path(path, sizeof(path), d->index, "fault_drops");
-	d->has_fault_counts &= !sysfs_read_u64(path, &d->fault_drops);
+	d->has_fault_counts &= !attr_read_u64(path, &d->fault_drops);
 	stat_path(path, sizeof(path), d->index, "fault_delays");
-	d->has_fault_counts &= !sysfs_read_u64(path, &d->fault_delays);
+	d->has_fault_counts &= !attr_read_u64(path, &d->fault_delays);
 	stat_path(path, sizeof(path), d->index, "spare_pages");
-	d->has_spare = !sysfs_read_u64(path, &d->spare_pages);
+	d->has_spare = !attr_read_u64(path, &d->spare_pages);
 	/* nor one older than checkpoints this one */
 	stat_path(path, sizeof(path), d->index, "checkpoint_pages");
-	d->has_checkpoint_pages = !sysfs_read_u64(path, &d->checkpoint_pages);
+	d->has_checkpoint_pages = !attr_read_u64(path, &d->checkpoint_pages);
 	stat_path(path, sizeof(path), d->index, "backing");
 	load_backing(d, path);
 	load_zones(d);
 	stat_path(path, sizeof(path), d->index, "dirty_bytes");
-	d->has_dirty = !sysfs_read_u64(path, &d->dirty_bytes);
+	d->has_dirty = !attr_read_u64(path, &d->dirty_bytes);
 	stat_path(path, sizeof(path), d->index, "power_cuts");
-	d->has_power_cuts = !sysfs_read_u64(path, &d->power_cuts);
+	d->has_power_cuts = !attr_read_u64(path, &d->power_cuts);
 	/* the live mode; a load-time device has no configuration to read it from */
 	if (!d->has_cache_mode) {
 		stat_path(path, sizeof(path), d->index, "cache_mode");
-		d->has_cache_mode = !sysfs_read_line(path, d->cache_mode, sizeof(d->cache_mode));
+		d->has_cache_mode = !attr_read_line(path, d->cache_mode, sizeof(d->cache_mode));
 		/* and no latency or bandwidth emulation either */
 		if (d->has_cache_mode && !d->configured)
 			d->has_throttle = true;
@@ -192,13 +192,13 @@ static void load_stats(struct rdctl_device *d)
 	/* The live limit; configfs holds the same value for named devices. */
 	if (!d->has_mem_limit) {
 		stat_path(path, sizeof(path), d->index, "mem_limit");
-		d->has_mem_limit = !sysfs_read_u64(path, &d->mem_limit);
+		d->has_mem_limit = !attr_read_u64(path, &d->mem_limit);
 	}
 }
 
 static void config_path(char *buf, size_t len, const char *name, const char *attr)
 {
-	path_fmt(buf, len, "%s/%s/%s", configfs_root(), name, attr);
+	path_fmt(buf, len, "%s/%s/%s", rd_configfs_root(), name, attr);
 }
 
 /*
@@ -233,7 +233,7 @@ static void load_throttle(struct rdctl_device *d, const char *name)
 
 	for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
 		config_path(path, sizeof(path), name, attrs[i]);
-		if (sysfs_read_u64(path, values[i]))
+		if (attr_read_u64(path, values[i]))
 			return;
 	}
 	d->has_throttle = true;
@@ -250,12 +250,12 @@ static void load_zone_config(struct rdctl_device *d, const char *name)
 	uint64_t zoned;
 
 	config_path(path, sizeof(path), name, "zoned");
-	if (sysfs_read_u64(path, &zoned) || !zoned)
+	if (attr_read_u64(path, &zoned) || !zoned)
 		return;
 	d->zoned = true;
 	for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
 		config_path(path, sizeof(path), name, attrs[i]);
-		(void)sysfs_read_u64(path, values[i]);
+		(void)attr_read_u64(path, values[i]);
 	}
 	if (d->zone_size && d->has_size)
 		d->nr_zones = d->size / d->zone_size;
@@ -277,23 +277,23 @@ int rd_load_configured(struct rdctl_device *d, const char *name)
 	strcpy(d->name, name);
 	d->configured = true;
 	config_path(path, sizeof(path), name, "size");
-	d->has_size = !sysfs_read_u64(path, &d->size);
+	d->has_size = !attr_read_u64(path, &d->size);
 	config_path(path, sizeof(path), name, "block_size");
-	d->has_block_size = !sysfs_read_u64(path, &d->block_size);
+	d->has_block_size = !attr_read_u64(path, &d->block_size);
 	config_path(path, sizeof(path), name, "max_part");
-	d->has_max_part = !sysfs_read_s64(path, &d->max_part);
+	d->has_max_part = !attr_read_s64(path, &d->max_part);
 	config_path(path, sizeof(path), name, "mem_limit");
-	d->has_mem_limit = !sysfs_read_u64(path, &d->mem_limit);
+	d->has_mem_limit = !attr_read_u64(path, &d->mem_limit);
 	config_path(path, sizeof(path), name, "numa_node");
-	d->has_node = !sysfs_read_s64(path, &d->numa_node);
+	d->has_node = !attr_read_s64(path, &d->numa_node);
 	config_path(path, sizeof(path), name, "phys_size");
-	if (!sysfs_read_u64(path, &d->phys_size)) {
+	if (!attr_read_u64(path, &d->phys_size)) {
 		char addr[32];
 
 		config_path(path, sizeof(path), name, "phys_addr");
 		if (!d->phys_size) {
 			snprintf(d->backing, sizeof(d->backing), "pages");
-		} else if (!sysfs_read_line(path, addr, sizeof(addr))) {
+		} else if (!attr_read_line(path, addr, sizeof(addr))) {
 			snprintf(d->backing, sizeof(d->backing), "phys@%.31s", addr);
 		} else {
 			/* the address is root's; the kind is not */
@@ -303,15 +303,15 @@ int rd_load_configured(struct rdctl_device *d, const char *name)
 		d->has_backing = true;
 	}
 	config_path(path, sizeof(path), name, "cache_mode");
-	d->has_cache_mode = !sysfs_read_line(path, d->cache_mode, sizeof(d->cache_mode));
+	d->has_cache_mode = !attr_read_line(path, d->cache_mode, sizeof(d->cache_mode));
 	/* a module without clones has no such file: the device is no clone */
 	config_path(path, sizeof(path), name, "clone_of");
-	if (sysfs_read_line(path, d->clone_of, sizeof(d->clone_of)))
+	if (attr_read_line(path, d->clone_of, sizeof(d->clone_of)))
 		d->clone_of[0] = '\0';
 	load_throttle(d, name);
 	load_zone_config(d, name);
 	config_path(path, sizeof(path), name, "index");
-	if (!sysfs_read_s64(path, &index) && index >= 0 && index <= INT_MAX)
+	if (!attr_read_s64(path, &index) && index >= 0 && index <= INT_MAX)
 		d->index = (int)index;
 	if (d->index >= 0) {
 		load_stats(d);
@@ -327,7 +327,7 @@ int rd_load_index(struct rdctl_device *d, int index)
 
 	rd_device_init(d);
 	stat_path(path, sizeof(path), index, "name");
-	if (sysfs_read_line(path, name, sizeof(name)))
+	if (attr_read_line(path, name, sizeof(name)))
 		return -1;
 	if (*name)
 		return rd_load_configured(d, name);
@@ -335,15 +335,15 @@ int rd_load_index(struct rdctl_device *d, int index)
 	/* A load-time device: the block layer knows its shape. */
 	d->index = index;
 	path_fmt(path, sizeof(path), "%s/block/ramdisk%d/size", sysfs_root(), index);
-	if (!sysfs_read_u64(path, &sectors) && sectors <= UINT64_MAX / 512) {
+	if (!attr_read_u64(path, &sectors) && sectors <= UINT64_MAX / 512) {
 		d->size = sectors * 512;
 		d->has_size = true;
 	}
 	path_fmt(path, sizeof(path), "%s/block/ramdisk%d/queue/logical_block_size", sysfs_root(),
 		 index);
-	d->has_block_size = !sysfs_read_u64(path, &d->block_size);
+	d->has_block_size = !attr_read_u64(path, &d->block_size);
 	path_fmt(path, sizeof(path), "%s/module/ramdisk/parameters/max_part", sysfs_root());
-	d->has_max_part = !sysfs_read_s64(path, &d->max_part);
+	d->has_max_part = !attr_read_s64(path, &d->max_part);
 	load_stats(d);
 	return 0;
 }
@@ -397,7 +397,7 @@ static int list_configured(struct rdctl_device **list, size_t *count, size_t *ca
 	struct dirent *e;
 	DIR *dir;
 
-	dir = opendir(configfs_root());
+	dir = opendir(rd_configfs_root());
 	if (!dir)
 		return -1;
 	while ((e = readdir(dir))) {
@@ -434,7 +434,7 @@ static int list_load_time(struct rdctl_device **list, size_t *count, size_t *cap
 		if (index < 0)
 			continue;
 		stat_path(path, sizeof(path), index, "name");
-		if (sysfs_read_line(path, name, sizeof(name)) || *name)
+		if (attr_read_line(path, name, sizeof(name)) || *name)
 			continue;
 		if (rd_load_index(&d, index))
 			continue;

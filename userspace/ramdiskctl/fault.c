@@ -7,12 +7,12 @@
  */
 #include "ramdiskctl.h"
 
+#include "attr_file.h"
 #include "configured.h"
 #include "fault_range.h"
 #include "fault_rule.h"
 #include "help.h"
 #include "module_check.h"
-#include "sysfs_file.h"
 #include "table.h"
 #include "usage.h"
 
@@ -38,7 +38,7 @@ struct fault_opts {
 /* The path of a configuration's attr (badblocks or fault_schedule), when the module has it. */
 static int attr_path(const struct rdctl_device *d, const char *attr, char *path, size_t len)
 {
-	path_fmt(path, len, "%s/%s/%s", configfs_root(), d->name, attr);
+	path_fmt(path, len, "%s/%s/%s", rd_configfs_root(), d->name, attr);
 	if (!module_supports(attr)) {
 		warnx("fault: the loaded ramdisk module has no %s (see its features)",
 		      strcmp(attr, "badblocks") ? "fault schedule" : "bad blocks");
@@ -54,7 +54,7 @@ static int write_attr(const struct rdctl_device *d, const char *attr, const char
 
 	if (rc)
 		return rc;
-	if (sysfs_write_line(path, line))
+	if (attr_write_line(path, line))
 		return report_errno(errno, "fault: %s: writing '%s' to %s", d->name, line, attr);
 	return RC_OK;
 }
@@ -72,7 +72,7 @@ static int read_lines(const struct rdctl_device *d, const char *attr, void *item
 
 	if (attr_path(d, attr, path, sizeof(path)))
 		return -1;
-	n = sysfs_read_lines(path, items, size, FAULT_LIST_MAX, parse, &bad);
+	n = attr_read_lines(path, items, size, FAULT_LIST_MAX, parse, &bad);
 	if (bad)
 		warnx("fault: %s: cannot read the %s line '%s'", d->name, attr, bad);
 	else if (n < 0)

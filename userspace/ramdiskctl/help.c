@@ -253,7 +253,7 @@ static const char trailer[] = "DEV is ramdiskN or /dev/ramdiskN; NAME is a confi
 			      "    9  restore: the image is of another size or block size\n"
 			      "    10  apply: a change would lose data (--force makes it)\n"
 			      "\n"
-			      "RAMDISKCTL_CONFIGFS, RAMDISKCTL_SYSFS and RAMDISKCTL_NVMET, when\n"
+			      "RAMDISK_CONFIGFS, RAMDISKCTL_SYSFS and RAMDISKCTL_NVMET, when\n"
 			      "set, replace /sys/kernel/config/ramdisk, /sys and\n"
 			      "/sys/kernel/config/nvmet (for tests).\n"
 			      "See ramdiskctl(8).\n";

@@ -2,6 +2,7 @@
 /* list: every device and configuration as a table or JSON (device_table.c). */
 #include "ramdiskctl.h"
 
+#include "attr_file.h"
 #include "device_table.h"
 #include "exported.h"
 #include "help.h"
@@ -37,7 +38,7 @@ int cmd_list(int argc, char **argv)
 	if ((rc = require_module()))
 		return rc;
 	if (rd_list_all(&list, &count))
-		return report_errno(errno, "list: %s", configfs_root());
+		return report_errno(errno, "list: %s", rd_configfs_root());
 	for (size_t i = 0; i < count; i++)
 		rd_load_export(&list[i]);
 	rc = print_devices(list, count, &o);

@@ -5,8 +5,8 @@
  */
 #include "ramdiskctl.h"
 
+#include "attr_file.h"
 #include "module_check.h"
-#include "sysfs_file.h"
 
 #include <err.h>
 #include <errno.h>
@@ -27,24 +27,24 @@ int require_module(void)
 	char path[PATH_MAX];
 	struct stat st;
 
-	if (!stat(configfs_root(), &st) && S_ISDIR(st.st_mode))
+	if (!stat(rd_configfs_root(), &st) && S_ISDIR(st.st_mode))
 		return RC_OK;
 	if (errno == EACCES)
-		return report_errno(errno, "%s", configfs_root());
+		return report_errno(errno, "%s", rd_configfs_root());
 	path_fmt(path, sizeof(path), "%s/module/ramdisk", sysfs_root());
 	if (is_dir(path))
 		warnx("%s is missing though the ramdisk module is loaded; "
 		      "is configfs mounted (mount -t configfs none "
 		      "/sys/kernel/config)?",
-		      configfs_root());
+		      rd_configfs_root());
 	else if (kernel_requires_signed_modules())
 		warnx("the ramdisk module is not loaded (%s is missing); "
 		      "load it with modprobe ramdisk; " SIGNED_MODULES_HINT,
-		      configfs_root());
+		      rd_configfs_root());
 	else
 		warnx("the ramdisk module is not loaded (%s is missing); "
 		      "load it with modprobe ramdisk",
-		      configfs_root());
+		      rd_configfs_root());
 	return RC_NO_MODULE;
 }
 
@@ -52,9 +52,9 @@ bool module_supports(const char *attr)
 {
 	char path[PATH_MAX], features[1024], *tok, *save;
 
-	path_fmt(path, sizeof(path), "%s/features", configfs_root());
+	path_fmt(path, sizeof(path), "%s/features", rd_configfs_root());
 	/* A module without the list predates it: assume the base set. */
-	if (sysfs_read_line(path, features, sizeof(features)))
+	if (attr_read_line(path, features, sizeof(features)))
 		return true;
 	for (tok = strtok_r(features, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save))
 		if (!strcmp(tok, attr))

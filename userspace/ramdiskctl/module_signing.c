@@ -8,7 +8,7 @@
  */
 #include "ramdiskctl.h"
 
-#include "sysfs_file.h"
+#include "attr_file.h"
 
 #include <limits.h>
 #include <string.h>
@@ -18,11 +18,11 @@ bool kernel_requires_signed_modules(void)
 	char path[PATH_MAX], line[128];
 
 	path_fmt(path, sizeof(path), "%s/module/module/parameters/sig_enforce", sysfs_root());
-	if (!sysfs_read_line(path, line, sizeof(line)) && line[0] == 'Y')
+	if (!attr_read_line(path, line, sizeof(line)) && line[0] == 'Y')
 		return true;
 	/* "none [integrity] confidentiality": the bracketed mode is the one in force. */
 	path_fmt(path, sizeof(path), "%s/kernel/security/lockdown", sysfs_root());
-	if (!sysfs_read_line(path, line, sizeof(line)) && strchr(line, '[') &&
+	if (!attr_read_line(path, line, sizeof(line)) && strchr(line, '[') &&
 	    !strstr(line, "[none]"))
 		return true;
 	return false;

@@ -11,8 +11,8 @@
  */
 #include "ramdiskctl.h"
 
+#include "attr_file.h"
 #include "nvmet.h"
-#include "sysfs_file.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -165,7 +165,7 @@ static int read_attr(char *buf, size_t len, const char *fmt, ...)
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	return sysfs_read_line(path, buf, len);
+	return attr_read_line(path, buf, len);
 }
 
 /* --- ports ---------------------------------------------------------------- */
@@ -255,7 +255,7 @@ static int write_attr(const char *dir, const char *attr, const char *value)
 	char path[PATH_MAX];
 
 	path_fmt(path, sizeof(path), "%s/%s", dir, attr);
-	return sysfs_write_line(path, value);
+	return attr_write_line(path, value);
 }
 
 int nvmet_port_create(const struct nvmet_addr *a, char *port)

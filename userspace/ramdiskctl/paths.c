@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Where the module's configfs tree and sysfs attributes live. Both roots
- * can be moved with RAMDISKCTL_CONFIGFS and RAMDISKCTL_SYSFS so that the
- * host tests can run the tool against a fake tree without the module.
+ * Where the module's sysfs attributes live. The root can be moved with
+ * RAMDISKCTL_SYSFS, as the configfs tree can with RAMDISK_CONFIGFS
+ * (rd_configfs_root(), attr_file.h), so that the host tests can run the
+ * tool against a fake tree without the module.
  */
 #include "ramdiskctl.h"
 
@@ -11,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define DEFAULT_CONFIGFS "/sys/kernel/config/ramdisk"
 #define DEFAULT_SYSFS "/sys"
 
 static const char *env_or(const char *var, const char *fallback)
@@ -19,11 +19,6 @@ static const char *env_or(const char *var, const char *fallback)
 	const char *v = getenv(var);
 
 	return v && *v ? v : fallback;
-}
-
-const char *configfs_root(void)
-{
-	return env_or("RAMDISKCTL_CONFIGFS", DEFAULT_CONFIGFS);
 }
 
 const char *sysfs_root(void)

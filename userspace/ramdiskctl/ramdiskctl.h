@@ -113,8 +113,10 @@ struct rdctl_device {
 	char export_nqn[256];
 };
 
-/* paths.c: where the module's files live (overridable for tests). */
-const char *configfs_root(void);
+/*
+ * paths.c: where the module's sysfs files live (overridable for tests);
+ * configfs is at rd_configfs_root() (attr_file.h).
+ */
 const char *sysfs_root(void);
 /* snprintf into a PATH_MAX buffer; exits on truncation (never happens). */
 void path_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

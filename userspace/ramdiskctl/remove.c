@@ -7,9 +7,9 @@
  */
 #include "ramdiskctl.h"
 
+#include "attr_file.h"
 #include "exported.h"
 #include "per_device.h"
-#include "sysfs_file.h"
 
 #include <err.h>
 #include <errno.h>
@@ -33,7 +33,7 @@ static int power_off(const char *path)
 	const struct timespec pause = { 0, BUSY_RETRY_NS };
 	int tries = 0;
 
-	while (sysfs_write_line(path, "0")) {
+	while (attr_write_line(path, "0")) {
 		if (errno != EBUSY || ++tries > BUSY_RETRIES)
 			return -1;
 		nanosleep(&pause, NULL);
@@ -61,8 +61,8 @@ int remove_device(const char *arg)
 	if ((rc = refuse_exported("remove", &d, arg)))
 		return rc;
 
-	path_fmt(path, sizeof(path), "%s/%s/power", configfs_root(), d.name);
-	if (sysfs_read_line(path, power, sizeof(power)))
+	path_fmt(path, sizeof(path), "%s/%s/power", rd_configfs_root(), d.name);
+	if (attr_read_line(path, power, sizeof(power)))
 		return report_errno(errno, "remove: %s: reading power", d.name);
 	if (strcmp(power, "0") && power_off(path)) {
 		if (errno == EBUSY) {
@@ -78,7 +78,7 @@ int remove_device(const char *arg)
 		return report_errno(errno, "remove: %s: powering off", d.name);
 	}
 
-	path_fmt(path, sizeof(path), "%s/%s", configfs_root(), d.name);
+	path_fmt(path, sizeof(path), "%s/%s", rd_configfs_root(), d.name);
 	if (rmdir(path)) {
 		if (errno == ENOENT) {
 			warnx("remove: %s: removed by someone else meanwhile", d.name);

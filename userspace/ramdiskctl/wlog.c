@@ -7,11 +7,11 @@
  */
 #include "ramdiskctl.h"
 
+#include "attr_file.h"
 #include "configured.h"
 #include "dmlw.h"
 #include "help.h"
 #include "module_check.h"
-#include "sysfs_file.h"
 #include "table.h"
 #include "usage.h"
 
@@ -156,8 +156,8 @@ static int refused(const char *cmd, const struct rdctl_device *d, const char *ac
 {
 	char path[PATH_MAX], state[32] = "";
 
-	path_fmt(path, sizeof(path), "%s/%s/write_log", configfs_root(), d->name);
-	sysfs_read_line(path, state, sizeof(state));
+	path_fmt(path, sizeof(path), "%s/%s/write_log", rd_configfs_root(), d->name);
+	attr_read_line(path, state, sizeof(state));
 	switch (err) {
 	case EBUSY:
 		warnx("%s: %s: a write log is there already (%s); read or export it, then "
@@ -249,7 +249,7 @@ int cmd_wlog(int argc, char **argv)
 	rc = resolve_configured("wlog", target, &d);
 	if (rc)
 		return rc;
-	path_fmt(path, sizeof(path), "%s/%s/write_log", configfs_root(), d.name);
+	path_fmt(path, sizeof(path), "%s/%s/write_log", rd_configfs_root(), d.name);
 	if (!module_supports("write_log")) {
 		warnx("wlog: the loaded ramdisk module has no write_log (see its features)");
 		return RC_ERROR;
@@ -260,7 +260,7 @@ int cmd_wlog(int argc, char **argv)
 		return RC_NO_DEVICE;
 	}
 	if (strcmp(sub, "show") && strcmp(sub, "export")) {
-		if (sysfs_write_line(path, line))
+		if (attr_write_line(path, line))
 			return refused("wlog", &d, sub, errno);
 		return RC_OK;
 	}
@@ -287,7 +287,7 @@ int cmd_wlog(int argc, char **argv)
 	} else {
 		path_fmt(bs_path, sizeof(bs_path), "%s/block/ramdisk%d/queue/logical_block_size",
 			 sysfs_root(), d.index);
-		if (sysfs_read_u64(bs_path, &bs) || bs < 512 || bs > 65536) {
+		if (attr_read_u64(bs_path, &bs) || bs < 512 || bs > 65536) {
 			warnx("wlog: cannot read the logical block size of %s", dev);
 			rc = RC_ERROR;
 		} else {

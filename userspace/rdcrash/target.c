@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The device under test and rdcrash's clone of it, through configfs
- * (RAMDISK_CONFIGFS_ROOT, or RDCRASH_CONFIGFS for tests).
+ * (rd_configfs_root(): RAMDISK_CONFIGFS_ROOT, or RAMDISK_CONFIGFS for tests).
  */
 #include "rdcrash.h"
 
 #include <dirent.h>
 #include <err.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -18,71 +17,38 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "attr_file.h"
 #include "ramdisk.h"
 
 /* udev opens a new disk for a moment: power-off meets EBUSY until it is done */
 #define BUSY_TRIES 100
 #define BUSY_PAUSE_NS (50 * 1000 * 1000L)
 
-static const char *root(void)
-{
-	const char *r = getenv("RDCRASH_CONFIGFS");
-
-	return r && r[0] ? r : RAMDISK_CONFIGFS_ROOT;
-}
-
+/* 0, or the errno */
 static int write_line(const char *path, const char *line)
 {
-	size_t len = strlen(line);
-	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
-	ssize_t n;
-
-	if (fd < 0)
-		return errno;
-	n = write(fd, line, len);
-	if (n < 0)
-		err = errno;
-	else if ((size_t)n != len)
-		err = EIO;
-	close(fd);
-	return err;
-}
-
-static int read_line(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
+	return attr_write_line(path, line) ? errno : 0;
 }
 
 static int item_write(const char *item, const char *attr, const char *line)
 {
 	char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s/%s/%s", root(), item, attr);
+	snprintf(path, sizeof(path), "%s/%s/%s", rd_configfs_root(), item, attr);
 	return write_line(path, line);
 }
 
 void target_attr_path(const struct target *t, const char *attr, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s/%s/%s", root(), t->item, attr);
+	snprintf(buf, len, "%s/%s/%s", rd_configfs_root(), t->item, attr);
 }
 
 static int item_read(const char *item, const char *attr, char *buf, size_t len)
 {
 	char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s/%s/%s", root(), item, attr);
-	return read_line(path, buf, len);
+	snprintf(path, sizeof(path), "%s/%s/%s", rd_configfs_root(), item, attr);
+	return attr_read_line(path, buf, len);
 }
 
 int target_write(const struct target *t, const char *attr, const char *line)
@@ -120,9 +86,9 @@ int target_find(const char *arg, struct target *t)
 
 	memset(t, 0, sizeof(*t));
 	t->index = -1;
-	dir = opendir(root());
+	dir = opendir(rd_configfs_root());
 	if (!dir) {
-		warn("%s (is the ramdisk module loaded?)", root());
+		warn("%s (is the ramdisk module loaded?)", rd_configfs_root());
 		return -1;
 	}
 	while ((d = readdir(dir))) {
@@ -168,7 +134,7 @@ int target_clone_of(struct target *t, const char *ck)
 
 	if (!t->clone_item[0]) {
 		clone_name(t, t->clone_item, sizeof(t->clone_item));
-		snprintf(path, sizeof(path), "%s/%s", root(), t->clone_item);
+		snprintf(path, sizeof(path), "%s/%s", rd_configfs_root(), t->clone_item);
 		/* one left by a run that was killed is taken over */
 		if (mkdir(path, 0755) && errno != EEXIST) {
 			warn("%s", path);
@@ -222,7 +188,7 @@ void target_clone_forget(struct target *t)
 	clone_name(t, prefix, sizeof(prefix));
 	len = strlen(prefix);
 	t->clone_item[0] = '\0';
-	dir = opendir(root());
+	dir = opendir(rd_configfs_root());
 	if (!dir)
 		return;
 	while ((d = readdir(dir))) {
@@ -232,7 +198,7 @@ void target_clone_forget(struct target *t)
 		      strspn(d->d_name + len + 1, "0123456789") != strlen(d->d_name + len + 1))))
 			continue;
 		snprintf(c.clone_item, sizeof(c.clone_item), "%s", d->d_name);
-		snprintf(path, sizeof(path), "%s/%s", root(), c.clone_item);
+		snprintf(path, sizeof(path), "%s/%s", rd_configfs_root(), c.clone_item);
 		if (!access(path, F_OK))
 			target_clone_remove(&c);
 	}
@@ -246,7 +212,7 @@ void target_clone_remove(struct target *t)
 	if (!t->clone_item[0])
 		return;
 	target_clone_power(t, false);
-	snprintf(path, sizeof(path), "%s/%s", root(), t->clone_item);
+	snprintf(path, sizeof(path), "%s/%s", rd_configfs_root(), t->clone_item);
 	if (rmdir(path))
 		warn("%s", path);
 	t->clone_item[0] = '\0';
@@ -268,7 +234,7 @@ int target_create(const char *name, uint64_t size, uint64_t log_limit, struct ta
 	size_t i;
 	int err;
 
-	snprintf(path, sizeof(path), "%s/%s", root(), name);
+	snprintf(path, sizeof(path), "%s/%s", rd_configfs_root(), name);
 	if (mkdir(path, 0755)) {
 		warn("%s%s", path, errno == ENOENT ? " (is the ramdisk module loaded?)" : "");
 		return -1;
@@ -302,7 +268,7 @@ void target_destroy(const char *name)
 		nanosleep(&pause, NULL);
 	if (err)
 		warnx("%s: power 0: %s", name, strerror(err));
-	snprintf(path, sizeof(path), "%s/%s", root(), name);
+	snprintf(path, sizeof(path), "%s/%s", rd_configfs_root(), name);
 	if (rmdir(path))
 		warn("%s", path);
 }
@@ -317,18 +283,12 @@ int target_mark(const char *path, const char *text)
 
 int target_sys_u64(const struct target *t, const char *what, uint64_t *v)
 {
-	char path[128], buf[32];
-	FILE *f;
+	char path[128];
 
 	snprintf(path, sizeof(path), "/sys/block/%s/%s", t->dev + 5, what);
-	f = fopen(path, "r");
-	if (!f || !fgets(buf, sizeof(buf), f)) {
+	if (attr_read_u64(path, v)) {
 		warnx("cannot read %s", path);
-		if (f)
-			fclose(f);
 		return -1;
 	}
-	fclose(f);
-	*v = strtoull(buf, NULL, 10);
 	return 0;
 }

@@ -5,6 +5,7 @@
  * first and never depend on the kernel's answers (see rdfuzz.h).
  */
 #include "rdfuzz.h"
+#include "attr_file.h"
 #include "ramdisk.h"
 
 #include <dirent.h>
@@ -61,35 +62,18 @@ static const char *const crash_attrs[CRASH_OPS] = {
 
 /* --- files ---------------------------------------------------------------- */
 
-/* Writes len bytes in one write(2); 0 or the errno. */
+/* Writes len bytes in one write(2), a short one too; 0 or the errno. */
 static int write_file(const char *path, const void *buf, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	int err = 0;
-
-	if (fd < 0)
-		return errno;
-	if (write(fd, buf, len) < 0)
-		err = errno;
-	close(fd);
-	return err;
+	return attr_write(path, buf, len) < 0 ? errno : 0;
 }
 
 /* Reads up to size - 1 bytes, NUL-terminated; the length or -errno. */
 static ssize_t read_file(const char *path, char *buf, size_t size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	ssize_t n = attr_read(path, buf, size);
 
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, size - 1);
-	if (n < 0)
-		n = -errno;
-	else
-		buf[n] = '\0';
-	close(fd);
-	return n;
+	return n < 0 ? -errno : n;
 }
 
 static void slot_path(const struct fuzz *f, const struct slot *s, const char *file, char *out,

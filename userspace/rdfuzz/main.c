@@ -3,6 +3,7 @@
  * rdfuzz: options, the loop and the summary. See rdfuzz.h for what a step
  * does and why a seed replays.
  */
+#include "attr_file.h"
 #include "ramdisk.h"
 #include "rdfuzz.h"
 
@@ -39,7 +40,8 @@ static void usage(FILE *out)
 		"  --iterations N  steps to run (default 1000, or none with --duration)\n"
 		"  --duration S    stop after S seconds\n"
 		"  --slots N       configfs directories to play with, 1 to %d (default 3)\n"
-		"  --root DIR      the configfs root (default " RAMDISK_CONFIGFS_ROOT ")\n"
+		"  --root DIR      the configfs root (default $RAMDISK_CONFIGFS, else\n"
+		"                  " RAMDISK_CONFIGFS_ROOT ")\n"
 		"  --log FILE      one line per step: the draw, '|', what happened\n"
 		"  --dry-run       draw and log the steps, touch nothing\n"
 		"Exit status: 0 no report, 1 reports (printed on stderr), 2 usage,\n"
@@ -65,22 +67,14 @@ static void load_attrs(struct fuzz *f)
 {
 	static char text[4096];
 	char path[512], *tok, *save;
-	FILE *in;
-	size_t n = 0;
+	ssize_t n;
 
 	snprintf(path, sizeof(path), "%s/features", f->root);
-	in = fopen(path, "re");
-	if (in) {
-		n = fread(text, 1, sizeof(text) - 1, in);
-		fclose(in);
-	} else if (!f->dry_run) {
+	n = attr_read(path, text, sizeof(text));
+	if (n < 0 && !f->dry_run)
 		err(3, "%s (is ramdisk.ko loaded?)", path);
-	}
-	if (!n) {
-		n = strlen(default_features);
-		memcpy(text, default_features, n);
-	}
-	text[n] = '\0';
+	if (n <= 0)
+		snprintf(text, sizeof(text), "%s", default_features);
 	for (tok = strtok_r(text, ",\n", &save); tok && f->nr_attrs < ATTRS_MAX - 1;
 	     tok = strtok_r(NULL, ",\n", &save))
 		f->attrs[f->nr_attrs++] = tok;
@@ -118,7 +112,7 @@ int main(int argc, char **argv)
 
 	/* a message is one write(2), whole, even beside other processes */
 	setvbuf(stderr, NULL, _IOLBF, 0);
-	f.root = RAMDISK_CONFIGFS_ROOT;
+	f.root = rd_configfs_root();
 	f.nr_slots = 3;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "sysfs_file.h"
+#include "attr_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,22 +9,29 @@
 #include <string.h>
 #include <unistd.h>
 
-int sysfs_read_line(const char *path, char *buf, size_t len)
+#include "ramdisk.h"
+
+const char *rd_configfs_root(void)
+{
+	const char *root = getenv("RAMDISK_CONFIGFS");
+
+	return root && *root ? root : RAMDISK_CONFIGFS_ROOT;
+}
+
+ssize_t attr_read(const char *path, char *buf, size_t size)
 {
 	ssize_t got;
-	char *nl;
 	int fd, saved;
 
-	if (!len) {
+	if (!size) {
 		errno = EINVAL;
 		return -1;
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	/* Attribute files hand over their whole value in the first read. */
 	do {
-		got = read(fd, buf, len - 1);
+		got = read(fd, buf, size - 1);
 	} while (got < 0 && errno == EINTR);
 	saved = errno;
 	close(fd);
@@ -33,15 +40,19 @@ int sysfs_read_line(const char *path, char *buf, size_t len)
 		return -1;
 	}
 	buf[got] = '\0';
-	nl = strchr(buf, '\n');
-	if (nl)
-		*nl = '\0';
+	return got;
+}
+
+int attr_read_line(const char *path, char *buf, size_t len)
+{
+	if (attr_read(path, buf, len) < 0)
+		return -1;
+	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
 }
 
-int sysfs_write_line(const char *path, const char *value)
+ssize_t attr_write(const char *path, const void *buf, size_t len)
 {
-	size_t len = strlen(value);
 	ssize_t put;
 	int fd, saved;
 
@@ -49,17 +60,25 @@ int sysfs_write_line(const char *path, const char *value)
 	if (fd < 0)
 		return -1;
 	do {
-		put = write(fd, value, len);
+		put = write(fd, buf, len);
 	} while (put < 0 && errno == EINTR);
 	saved = errno;
 	if (close(fd) && put >= 0) {
 		saved = errno;
 		put = -1;
 	}
-	if (put < 0) {
+	if (put < 0)
 		errno = saved;
+	return put;
+}
+
+int attr_write_line(const char *path, const char *value)
+{
+	size_t len = strlen(value);
+	ssize_t put = attr_write(path, value, len);
+
+	if (put < 0)
 		return -1;
-	}
 	if ((size_t)put != len) {
 		/* A store method that takes part of a value took none of it. */
 		errno = EIO;
@@ -83,25 +102,27 @@ static int parse_u64(const char *s, char **end, uint64_t *value)
 	return 0;
 }
 
-int sysfs_read_u64(const char *path, uint64_t *value)
+int attr_read_u64(const char *path, uint64_t *value)
 {
 	char buf[64], *end;
+	uint64_t v;
 
-	if (sysfs_read_line(path, buf, sizeof(buf)))
+	if (attr_read_line(path, buf, sizeof(buf)))
 		return -1;
-	if (parse_u64(buf, &end, value) || *end) {
+	if (parse_u64(buf, &end, &v) || *end) {
 		errno = EINVAL;
 		return -1;
 	}
+	*value = v;
 	return 0;
 }
 
-int sysfs_read_s64(const char *path, int64_t *value)
+int attr_read_s64(const char *path, int64_t *value)
 {
 	char buf[64], *end;
 	long long v;
 
-	if (sysfs_read_line(path, buf, sizeof(buf)))
+	if (attr_read_line(path, buf, sizeof(buf)))
 		return -1;
 	if (buf[0] != '-' && (buf[0] < '0' || buf[0] > '9')) {
 		errno = EINVAL;
@@ -117,22 +138,24 @@ int sysfs_read_s64(const char *path, int64_t *value)
 	return 0;
 }
 
-int sysfs_read_u64_pair(const char *path, uint64_t *first, uint64_t *second)
+int attr_read_u64_pair(const char *path, uint64_t *first, uint64_t *second)
 {
 	char buf[128], *end;
+	uint64_t a, b;
 
-	if (sysfs_read_line(path, buf, sizeof(buf)))
+	if (attr_read_line(path, buf, sizeof(buf)))
 		return -1;
-	if (parse_u64(buf, &end, first) || *end != ' ' || parse_u64(end + 1, &end, second) ||
-	    *end) {
+	if (parse_u64(buf, &end, &a) || *end != ' ' || parse_u64(end + 1, &end, &b) || *end) {
 		errno = EINVAL;
 		return -1;
 	}
+	*first = a;
+	*second = b;
 	return 0;
 }
 
-int sysfs_read_lines(const char *path, void *items, size_t size, int max,
-		     int (*parse)(const char *line, void *item), char **bad)
+int attr_read_lines(const char *path, void *items, size_t size, int max,
+		    int (*parse)(const char *line, void *item), char **bad)
 {
 	char *line = NULL;
 	size_t cap = 0;
