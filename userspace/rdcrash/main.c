@@ -542,7 +542,13 @@ static void remove_made(void)
 	target_destroy(made.t.item);
 }
 
-/* Whether the device is host-managed zoned: mkfs needs telling. */
+/*
+ * Whether the device is host-managed zoned. rdcrash refuses one: its crash
+ * states are clones of checkpoints, and the module takes no checkpoint of
+ * a zoned device, which would not hold the zones' write pointers; the
+ * states would also have to keep, in each sequential zone, only a prefix
+ * of the epoch's writes to it.
+ */
 static bool is_zoned(const struct target *t)
 {
 	char path[128], buf[32] = "";
@@ -753,9 +759,15 @@ static int cmd_run(struct opts *o)
 		      tp->item, mode);
 		return RC_ERROR;
 	}
+	if (is_zoned(tp)) {
+		warnx("%s: a host-managed zoned device: rdcrash builds its crash states from "
+		      "checkpoints, which a zoned device does not take; run it on a device "
+		      "without zones",
+		      tp->item);
+		return RC_ERROR;
+	}
 	if (tear_unit(tp, &bs))
 		return RC_ERROR;
-	o->fss.zoned = is_zoned(tp);
 	if (!mkdtemp(dir))
 		err(RC_ERROR, "mkdtemp");
 	snprintf(made.dir, sizeof(made.dir), "%s", dir);
@@ -834,7 +846,6 @@ static int cmd_check(struct opts *o)
 	}
 	if (tear_unit(&t, &bs))
 		return RC_ERROR;
-	o->fss.zoned = is_zoned(&t);
 	target_clone_forget(&t);
 	if (!mkdtemp(dir))
 		err(RC_ERROR, "mkdtemp");
@@ -965,7 +976,6 @@ static int cmd_minimise(struct opts *o)
 	rc = load_state(o, &t, &w, &ep, &st);
 	if (rc)
 		return rc;
-	o->fss.zoned = is_zoned(&t);
 	target_clone_forget(&t);
 	if (!o->reproducer) {
 		snprintf(file, sizeof(file), "rdcrash-%zu-%u.dmlw", o->epoch, o->state);

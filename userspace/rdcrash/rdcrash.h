@@ -132,7 +132,6 @@ struct fs_setup {
 	const char *mount_options; /* as given; or NULL */
 	unsigned long mount_flags; /* the generic ones of mount_options (MS_*) */
 	char mount_data[512]; /* the rest, for the file system */
-	bool zoned; /* the device is host-managed zoned */
 };
 
 /* The kind called name, or NULL; fs_names() lists them for a message. */

@@ -226,14 +226,6 @@ int fs_make(const struct fs_setup *fs, const char *dev)
 
 	for (i = 0; fs->kind->mkfs[i]; i++)
 		argv[n++] = (char *)fs->kind->mkfs[i];
-	/* btrfs takes a zoned device only when told so */
-	if (fs->zoned && !strcmp(fs->kind->name, "btrfs")) {
-		argv[n++] = "-O";
-		argv[n++] = "zoned";
-	}
-	/* f2fs keeps its metadata in the conventional zones, and says where */
-	if (fs->zoned && !strcmp(fs->kind->name, "f2fs"))
-		argv[n++] = "-m";
 	if (fs->mkfs_options)
 		snprintf(opts, sizeof(opts), "%s", fs->mkfs_options);
 	if (split_options(opts, argv, &n, sizeof(argv) / sizeof(argv[0]) - 1)) {
