@@ -275,10 +275,12 @@ struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name)
 	if (!rd->throttle)
 		goto out_destroy_store;
 	rd->throttled = rd_throttle_set(rd->throttle, cfg);
+	rd->top = rd->store;
 	if (cfg->cache_mode == RD_CACHE_WRITEBACK) {
 		rd->cache = rd_cache_create(rd->store, cfg->cache_size);
 		if (!rd->cache)
 			goto out_destroy_throttle;
+		rd->top = rd_cache_store(rd->cache);
 	}
 	if (cfg->zoned) {
 		rd->zones = rd_zones_create(cfg);
@@ -477,7 +479,7 @@ void rd_dev_power_cut(struct rd_device *rd, const struct rd_config *cfg)
 		if (rd_cache_power_cut(rd->cache, &cut) && disk_openers(disk))
 			set_bit(RD_LOST_WRITES, &rd->flags);
 		if (rd->zones)
-			rd_zones_cut_end(rd->zones, rd_cache_store(rd->cache));
+			rd_zones_cut_end(rd->zones, rd->top);
 		/* the log's history ends at the cut: no later flush covers what it lost */
 		rd_wlog_cut(rd);
 		WRITE_ONCE(rd->power_gen, rd->power_gen + 1);

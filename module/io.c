@@ -15,7 +15,6 @@
 
 #include "badblocks.h"
 #include "bio_walk.h"
-#include "cache.h"
 #include "compat.h"
 #include "fault.h"
 #include "fault_schedule.h"
@@ -353,9 +352,9 @@ static blk_status_t rd_submit_bio_cached(struct rd_device *rd, struct bio *bio,
 		this_cpu_inc(rd->stats->cut_errors);
 		status = BLK_STS_IOERR;
 	} else if (unlikely(rd->zones)) {
-		status = rd_dispatch_zoned(rd, rd_cache_store(rd->cache), bio, drop);
+		status = rd_dispatch_zoned(rd, rd->top, bio, drop);
 	} else {
-		status = rd_dispatch(rd, rd_cache_store(rd->cache), bio);
+		status = rd_dispatch(rd, rd->top, bio);
 	}
 	up_read(&rd->power_sem);
 	return status;
@@ -449,9 +448,9 @@ static noinline void rd_submit_bio_layered(struct rd_device *rd, struct bio *bio
 	if (rd->cache)
 		status = rd_submit_bio_cached(rd, bio, power_gen, drop);
 	else if (rd->zones)
-		status = rd_dispatch_zoned(rd, rd->store, bio, drop);
+		status = rd_dispatch_zoned(rd, rd->top, bio, drop);
 	else
-		status = rd_dispatch(rd, rd->store, bio);
+		status = rd_dispatch(rd, rd->top, bio);
 	rd_bio_set_status(bio, status);
 end:
 	rd_test_delay(RD_TEST_SERVED_UNLOGGED);
@@ -479,7 +478,7 @@ void rd_submit_bio(struct bio *bio)
 		return;
 	}
 	if (likely(!rd->cache)) {
-		rd_bio_set_status(bio, rd_dispatch(rd, rd->store, bio));
+		rd_bio_set_status(bio, rd_dispatch(rd, rd->top, bio));
 	} else {
 		if (bio->bi_opf & REQ_NOWAIT) {
 			bio_wouldblock_error(bio);

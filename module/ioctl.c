@@ -16,7 +16,6 @@
 #include <linux/blkdev.h>
 #include <linux/uaccess.h>
 
-#include "cache.h"
 #include "ramdisk.h"
 #include "store.h"
 #include "write_log.h"
@@ -24,7 +23,7 @@
 static int rd_ioctl_get_extents(struct block_device *bdev, struct ramdisk_extents __user *uarg)
 {
 	struct rd_device *rd = bdev->bd_disk->private_data;
-	struct rd_store *store = rd->cache ? rd_cache_store(rd->cache) : rd->store;
+	struct rd_store *store = rd->top;
 	/* the opened range of the disk: the whole disk, or one partition */
 	u64 base = (u64)get_start_sect(bdev) << SECTOR_SHIFT;
 	u64 dev_size = base + bdev_nr_bytes(bdev);

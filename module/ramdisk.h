@@ -127,7 +127,14 @@ enum {
 
 struct rd_device {
 	struct gendisk *disk;
+	/* the durable store: pages, reserved memory or a clone's pages */
 	struct rd_store *store;
+	/*
+	 * The store the submit path, the extents ioctl and the power cut
+	 * serve from: the cache's in writeback mode, else the durable one.
+	 * Set once at creation, as the cache mode cannot change while powered.
+	 */
+	struct rd_store *top;
 	struct rd_stats __percpu *stats;
 	/* the volatile write cache in writeback mode, else NULL */
 	struct rd_cache *cache;
