@@ -543,28 +543,6 @@ static void remove_made(void)
 }
 
 /*
- * Whether the device is host-managed zoned. rdcrash refuses one: its crash
- * states are clones of checkpoints, and the module takes no checkpoint of
- * a zoned device, which would not hold the zones' write pointers; the
- * states would also have to keep, in each sequential zone, only a prefix
- * of the epoch's writes to it.
- */
-static bool is_zoned(const struct target *t)
-{
-	char path[128], buf[32] = "";
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/block/%s/queue/zoned", t->dev + 5);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
-	return !strncmp(buf, "host-managed", 12);
-}
-
-/*
  * Checks the crash states of the log on tp (stopped, or ended by a cut):
  * the device goes back to the checkpoint taken with the log, and forward
  * an epoch at a time; each epoch's states are checked on o->jobs clones of
@@ -759,7 +737,14 @@ static int cmd_run(struct opts *o)
 		      tp->item, mode);
 		return RC_ERROR;
 	}
-	if (is_zoned(tp)) {
+	/*
+	 * rdcrash refuses a zoned device: its crash states are clones of
+	 * checkpoints, and the module takes no checkpoint of a zoned device,
+	 * which would not hold the zones' write pointers; the states would
+	 * also have to keep, in each sequential zone, only a prefix of the
+	 * epoch's writes to it.
+	 */
+	if (target_is_zoned(tp)) {
 		warnx("%s: a host-managed zoned device: rdcrash builds its crash states from "
 		      "checkpoints, which a zoned device does not take; run it on a device "
 		      "without zones",

@@ -74,6 +74,8 @@ void target_destroy(const char *name);
 int target_sys_u64(const struct target *t, const char *what, uint64_t *v);
 /* Writes "mark TEXT" to the write_log attribute at path: 0, or the errno. */
 int target_mark(const char *path, const char *text);
+/* Whether the disk is host-managed zoned (a disk without the file is not). */
+bool target_is_zoned(const struct target *t);
 
 /* --- apply.c ------------------------------------------------------------- */
 

@@ -292,3 +292,11 @@ int target_sys_u64(const struct target *t, const char *what, uint64_t *v)
 	}
 	return 0;
 }
+
+bool target_is_zoned(const struct target *t)
+{
+	char path[128], buf[32];
+
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/zoned", t->dev + 5);
+	return !attr_read_line(path, buf, sizeof(buf)) && !strcmp(buf, "host-managed");
+}
