@@ -5,10 +5,11 @@
  * needs, read-only, on the device as the workload left it (unmounted,
  * clean). ext2/3/4: debugfs's icheck (block to inode) and ncheck (inode
  * to path). xfs: xfs_db's blockget, then blockuse from the sector (daddr
- * in xfs_db's words, 512-byte units as ours). btrfs and f2fs get no name
- * yet: btrfs's inspect-internal resolves logical addresses of a mounted
- * file system, not sectors.
+ * in xfs_db's words, 512-byte units as ours). btrfs and f2fs have files
+ * of their own (fs_objects_btrfs.c, fs_objects_f2fs.c).
  */
+#include "fs_objects_btrfs.h"
+#include "fs_objects_f2fs.h"
 #include "rdcrash.h"
 
 #include <inttypes.h>
@@ -143,6 +144,14 @@ void fs_objects_print(const struct fs_setup *fs, const char *dev, uint64_t secto
 
 	if (fs && fs->kind && !strcmp(fs->kind->name, "xfs")) {
 		xfs_objects_print(dev, sector, nr_sectors, out);
+		return;
+	}
+	if (fs && fs->kind && !strcmp(fs->kind->name, "btrfs")) {
+		btrfs_objects_print(dev, sector, nr_sectors, out);
+		return;
+	}
+	if (fs && fs->kind && !strcmp(fs->kind->name, "f2fs")) {
+		f2fs_objects_print(dev, sector, nr_sectors, out);
 		return;
 	}
 	if (!fs || !fs->kind || strncmp(fs->kind->name, "ext", 3))
