@@ -415,6 +415,32 @@ static __always_inline bool rd_submit_needs_layers(const struct rd_device *rd)
 }
 
 /*
+ * A device with a write cache may sleep in it (its mutex, flushing to make
+ * room), so a REQ_NOWAIT bio is refused with BLK_STS_AGAIN before anything
+ * is done; true when refused.
+ */
+static __always_inline bool rd_cache_refuses_nowait(const struct rd_device *rd, struct bio *bio)
+{
+	if (!rd->cache || !(bio->bi_opf & REQ_NOWAIT))
+		return false;
+	bio_wouldblock_error(bio);
+	return true;
+}
+
+/*
+ * The end of every bio served: now, or after the bandwidth's delay. After
+ * power_sem is released, as end_io may submit again.
+ */
+static __always_inline void rd_end_bio(struct rd_device *rd, struct bio *bio,
+				       unsigned long power_gen)
+{
+	if (unlikely(READ_ONCE(rd->throttled)))
+		rd_throttle_end_bio(rd, bio, power_gen);
+	else
+		bio_endio(bio);
+}
+
+/*
  * rd_submit_bio() with the layers above the store: the write log, which
  * sees the bio as submitted, the fault schedule, and a completion that a
  * fault made late. Out of line, so that the path without them keeps no
@@ -430,10 +456,8 @@ static noinline void rd_submit_bio_layered(struct rd_device *rd, struct bio *bio
 	bool drop = false;
 	u64 late_ns = 0;
 
-	if (rd->cache && (bio->bi_opf & REQ_NOWAIT)) {
-		bio_wouldblock_error(bio);
+	if (rd_cache_refuses_nowait(rd, bio))
 		return;
-	}
 	/* the write log sees the bio as submitted, whatever the layers below do */
 	if (logged && !rd_wlog_before(rd, bio, &wb)) {
 		bio_wouldblock_error(bio);
@@ -461,10 +485,8 @@ end:
 		late_ns = max_t(u64, late_ns, RD_FAULT_TIMEOUT_MS * NSEC_PER_MSEC);
 	if (late_ns)
 		rd_throttle_end_bio_late(rd, bio, late_ns, power_gen);
-	else if (READ_ONCE(rd->throttled))
-		rd_throttle_end_bio(rd, bio, power_gen);
 	else
-		bio_endio(bio);
+		rd_end_bio(rd, bio, power_gen);
 }
 
 void rd_submit_bio(struct bio *bio)
@@ -480,18 +502,12 @@ void rd_submit_bio(struct bio *bio)
 	if (likely(!rd->cache)) {
 		rd_bio_set_status(bio, rd_dispatch(rd, rd->top, bio));
 	} else {
-		if (bio->bi_opf & REQ_NOWAIT) {
-			bio_wouldblock_error(bio);
+		if (rd_cache_refuses_nowait(rd, bio))
 			return;
-		}
 		power_gen = READ_ONCE(rd->power_gen);
 		rd_bio_set_status(bio, rd_submit_bio_cached(rd, bio, power_gen, false));
 	}
-	/* completion comes after power_sem is released: end_io may submit again */
-	if (unlikely(READ_ONCE(rd->throttled)))
-		rd_throttle_end_bio(rd, bio, power_gen);
-	else
-		bio_endio(bio);
+	rd_end_bio(rd, bio, power_gen);
 }
 
 /*
