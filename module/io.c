@@ -428,8 +428,9 @@ static __always_inline bool rd_cache_refuses_nowait(const struct rd_device *rd, 
 }
 
 /*
- * The end of every bio served: now, or after the bandwidth's delay. After
- * power_sem is released, as end_io may submit again.
+ * The end of every bio served: now, or by an hrtimer on a device with a
+ * latency or bandwidth set. After power_sem is released, as end_io may
+ * submit again.
  */
 static __always_inline void rd_end_bio(struct rd_device *rd, struct bio *bio,
 				       unsigned long power_gen)
