@@ -45,6 +45,27 @@ static inline int fs_image_tree(const char *top)
 	return 0;
 }
 
+/*
+ * top (a mkdtemp template) made, the folder in it, and image named
+ * TOP/image: an empty file of FS_IMAGE_SIZE for the tools to format.
+ */
+static inline int fs_image_prepare(char *top, char *image, size_t len)
+{
+	FILE *f;
+
+	if (!mkdtemp(top) || fs_image_tree(top))
+		return -1;
+	snprintf(image, len, "%s/image", top);
+	f = fopen(image, "w");
+	if (!f)
+		return -1;
+	if (ftruncate(fileno(f), (off_t)FS_IMAGE_SIZE)) {
+		fclose(f);
+		return -1;
+	}
+	return fclose(f);
+}
+
 /* The byte offset in the image of the first 4 KiB block starting with the marker; -1 if none. */
 static inline long long fs_image_find_marker(const char *image)
 {

@@ -33,11 +33,7 @@ int main(void)
 		puts("f2fs: f2fs-tools is not installed here; skipped");
 		return 77;
 	}
-	CHECK(mkdtemp(top) != NULL);
-	CHECK(!fs_image_tree(top));
-	snprintf(image, sizeof(image), "%s/image", top);
-	f = fopen(image, "w");
-	CHECK(f && !ftruncate(fileno(f), (off_t)FS_IMAGE_SIZE) && !fclose(f));
+	CHECK(!fs_image_prepare(top, image, sizeof(image)));
 	snprintf(cmd, sizeof(cmd),
 		 "mkfs.f2fs -q %s >/dev/null 2>&1 && sload.f2fs -f %s/root %s >/dev/null 2>&1",
 		 image, top, image);
