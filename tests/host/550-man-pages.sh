@@ -64,6 +64,62 @@ page_profiles=$(sed -n '/^\.B ramdiskctl profile/,/^\.br/p' "$page" | sed -e 's/
 	sed -n 's/^\.BR //p' | tr -s ' |' '\n' | grep . | sort)
 assert_eq "$page_profiles" "$help_profiles" "profile names in ramdiskctl(8)"
 
+# create's options: the table in create_options.c is what create takes;
+# its help and its part of the page (the synopses, the entry under
+# COMMANDS, the entries marked "(create)") name each of them, with its
+# letter and its value's name, and nothing else.
+# table_options: "OPTION LETTER ARG" a line, "-" for none
+table_options() {
+	local e opt letter arg
+	tr '\n\t' '  ' <"$RD_TOP/userspace/ramdiskctl/create_options.c" |
+		grep -o '\[COPT_[A-Z_]*\] = {[^}]*}' | while read -r e; do
+		opt=$(sed -E 's/^[^"]*"([a-z-]+)".*/\1/' <<<"$e")
+		letter=$(sed -nE "s/^[^\"]*\"[a-z-]+\", '(.)'.*/\1/p" <<<"$e")
+		arg=$(sed -nE 's/.*\.arg = "([^"]*)".*/\1/p' <<<"$e")
+		echo "$opt ${letter:--} ${arg:--}"
+	done
+}
+# create_section PAGE: create's part of the page, escapes and quotes gone
+create_section() {
+	awk '/^\.B ramdiskctl create/ {syn = 1}
+		syn {print}
+		syn && /^\.br/ {syn = 0}
+		/^\.SH COMMANDS/ {cmds = 1}
+		cmds && /^\.B create$/ {ent = 1}
+		ent {print}
+		ent && /^\.RE$/ {ent = 0; cmds = 0}
+		tagged && /^\.(TP|SH)/ {tagged = 0}
+		/\(create\)/ {tagged = 1}
+		tagged {print}' "$1" | sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' -e 's/"//g' -e 's/  */ /g'
+}
+# check_create_options PAGE: prints each way the help or PAGE differs from the table
+check_create_options() {
+	local opt letter arg
+	table_options >"$RD_TMP/table"
+	cut -d ' ' -f 1 "$RD_TMP/table" | sed 's/^/--/' | sort -u >"$RD_TMP/table.opts"
+	"$ctl" help create >"$RD_TMP/create.help"
+	grep -o -- '--[a-z][a-z-]*' "$RD_TMP/create.help" | sort -u >"$RD_TMP/create.help.opts"
+	create_section "$1" >"$RD_TMP/create.page"
+	tr -s ' \t|[]().,;:' '\n' <"$RD_TMP/create.page" | grep -o -- '^--[a-z][a-z-]*' |
+		sort -u >"$RD_TMP/create.page.opts"
+	comm -23 "$RD_TMP/table.opts" "$RD_TMP/create.help.opts" | sed 's/^/not in create --help: /'
+	comm -13 "$RD_TMP/table.opts" "$RD_TMP/create.help.opts" | sed 's/^/not in the table, but in create --help: /'
+	comm -23 "$RD_TMP/table.opts" "$RD_TMP/create.page.opts" | sed 's/^/not in the page'"'"'s create: /'
+	comm -13 "$RD_TMP/table.opts" "$RD_TMP/create.page.opts" | sed 's/^/not in the table, but in the page'"'"'s create: /'
+	while read -r opt letter arg; do
+		if [ "$letter" != - ]; then
+			grep -qF -- "-$letter, --$opt" "$RD_TMP/create.help" || echo "create --help lacks -$letter, --$opt"
+			grep -qF -- "-$letter , --$opt" "$RD_TMP/create.page" || echo "the page's create lacks -$letter, --$opt"
+		fi
+		if [ "$arg" != - ]; then
+			grep -qE -- "--$opt $arg([^A-Za-z]|\$)" "$RD_TMP/create.help" || echo "create --help lacks --$opt $arg"
+		fi
+	done <"$RD_TMP/table"
+}
+[ "$(table_options | wc -l)" -gt 20 ] || fail "create's options not read from create_options.c"
+drift=$(check_create_options "$page")
+[ -z "$drift" ] || fail "create's options: $drift"
+
 # --- rdbench(1)
 echo "rdbench(1)"
 page=$man/rdbench.1
@@ -113,4 +169,7 @@ sed -n 's/^\.B ramdiskctl \([a-z]*\).*/\1/p' "$RD_TMP/bad.8" | sort -u >"$RD_TMP
 if (compare "x" "$RD_TMP/help.cmds" "$RD_TMP/bad.cmds") >/dev/null 2>&1; then
 	fail "a page without powercut in its synopsis passed"
 fi
+sed -e '/^\.BI \\-\\-io\\-opt " B"$/,/^\.TP$/d' -e 's/^\.RB \[ \\-\\-io\\-opt$/.RB [/' \
+	"$man/ramdiskctl.8" >"$RD_TMP/bad.8"
+[ -n "$(check_create_options "$RD_TMP/bad.8")" ] || fail "a page without --io-opt in create passed"
 echo "ok"

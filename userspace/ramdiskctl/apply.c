@@ -70,7 +70,7 @@ struct mounts {
 
 static const char *name_of(const struct plan *p)
 {
-	return p->d->opts.name;
+	return p->d->opts.v[COPT_NAME].arg;
 }
 
 /* Both numbers alike (1G and 1073741824, 0x0 and 0), or the same words. */
@@ -240,7 +240,7 @@ static bool differs(const struct plan *p, int i)
 
 static const char *profile_wanted(const struct conf_device *d)
 {
-	return d->opts.profile_name ? d->opts.profile_name : "none";
+	return d->opts.v[COPT_PROFILE].set ? d->opts.v[COPT_PROFILE].arg : "none";
 }
 
 /* One line saying what data a change would lose, and how to make it anyway. */
@@ -548,7 +548,7 @@ static int apply_up(struct conf *c, const struct apply_opts *ao)
 /* Unmount, save, remove: a device whose data could not be saved stays. */
 static int down_device(const struct conf_device *d, const struct apply_opts *ao)
 {
-	const char *name = d->opts.name;
+	const char *name = d->opts.v[COPT_NAME].arg;
 	struct rdctl_device cur;
 	char dev[32] = "";
 	int rc;

@@ -104,7 +104,7 @@ static int start_section(struct reader *r, char *line)
 	*end = '\0';
 	name = trim(line + 1);
 	for (size_t i = 0; i < c->count; i++)
-		if (!strcmp(c->devices[i].opts.name, name))
+		if (!strcmp(c->devices[i].opts.v[COPT_NAME].arg, name))
 			return conf_error(r->where, "section [%s] again (first at %s)", name,
 					  c->devices[i].where);
 	d = realloc(c->devices, (c->count + 1) * sizeof(*d));
@@ -239,17 +239,19 @@ static int set_key(struct reader *r, char *line, char *eq)
 /* What only the whole section can tell, with its [NAME] line as the place. */
 static int check_device(struct conf_device *d)
 {
+	const char *name = d->opts.v[COPT_NAME].arg;
+
 	d->opts.where = d->where;
 	if (d->mount && !d->fs)
-		return conf_error(d->where, "[%s]: mount needs fs", d->opts.name);
+		return conf_error(d->where, "[%s]: mount needs fs", name);
 	if (d->mount_options && !d->mount)
-		return conf_error(d->where, "[%s]: mount-options needs mount", d->opts.name);
+		return conf_error(d->where, "[%s]: mount-options needs mount", name);
 	if (d->mkfs_args[0] && !d->fs)
-		return conf_error(d->where, "[%s]: mkfs-options needs fs", d->opts.name);
-	if (d->fs && d->opts.zoned && strcmp(d->fs, "btrfs") && strcmp(d->fs, "f2fs"))
+		return conf_error(d->where, "[%s]: mkfs-options needs fs", name);
+	if (d->fs && d->opts.v[COPT_ZONED].set && strcmp(d->fs, "btrfs") && strcmp(d->fs, "f2fs"))
 		return conf_error(d->where,
 				  "[%s]: fs %s cannot live on a zoned device (btrfs and f2fs can)",
-				  d->opts.name, d->fs);
+				  name, d->fs);
 	return create_opts_check(&d->opts);
 }
 

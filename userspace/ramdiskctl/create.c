@@ -36,24 +36,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_PART_LIMIT 255
 /* the largest block the module takes on any kernel (RAMDISK_BLOCK_SIZE_MAX) */
 #define BLOCK_SIZE_MAX 65536
 /* Enough tries to get past anyone racing us for the same rdN. */
 #define AUTO_NAME_TRIES 64
-
-/* long options without a letter */
-enum {
-	OPT_ZONE_SIZE = 256,
-	OPT_ZONE_CAPACITY,
-	OPT_ZONE_NR_CONV,
-	OPT_ZONE_MAX_OPEN,
-	OPT_ZONE_MAX_ACTIVE,
-	OPT_CACHE_MODE,
-	OPT_CACHE_SIZE,
-	OPT_PROFILE,
-	OPT_SPARE_PAGES,
-};
 
 /*
  * A bad value: on create's command line "create: MSG (see ramdiskctl create
@@ -76,6 +62,22 @@ static int opts_error(const struct create_opts *o, const char *fmt, ...)
 		memmove(dash, dash + 2, strlen(dash + 2) + 1);
 	warnx("apply: %s: %s", o->where, msg);
 	return RC_USAGE;
+}
+
+static bool is_set(const struct create_opts *o, enum create_opt id)
+{
+	return o->v[id].set;
+}
+
+static bool is_writeback(const struct create_opts *o)
+{
+	return is_set(o, COPT_CACHE_MODE) && !strcmp(o->v[COPT_CACHE_MODE].arg, "writeback");
+}
+
+/* A size option's value; 0 when it is not given. */
+static uint64_t bytes_of(const struct create_opts *o, enum create_opt id)
+{
+	return o->v[id].bytes;
 }
 
 static int parse_size_opt(const struct create_opts *o, const char *what, const char *arg,
@@ -113,9 +115,6 @@ static int parse_nvram(const char *arg, struct create_opts *o)
 		return opts_error(o,
 				  "bad --nvram size '%s': want 8K or more (4K of it is the header)",
 				  colon + 1);
-	o->set_nvram = true;
-	/* the device is the range less its 4 KiB header page */
-	o->size = o->phys_size - 4096;
 	return RC_OK;
 }
 
@@ -129,6 +128,23 @@ static int parse_long_opt(const struct create_opts *o, const char *what, const c
 	if (!*arg || isspace((unsigned char)*arg) || *end || errno || *v < min || *v > max)
 		return opts_error(o, "bad %s '%s': want %ld to %ld", what, arg, min, max);
 	return RC_OK;
+}
+
+/* One of the words: "bad cache mode 'x': want writethrough or writeback". */
+static int parse_word(const struct create_opts *o, const struct create_option *c, const char *arg)
+{
+	char want[256] = "";
+	size_t len = 0;
+
+	for (int i = 0; c->words[i]; i++)
+		if (!strcmp(arg, c->words[i]))
+			return RC_OK;
+	for (int i = 0; c->words[i]; i++) {
+		const char *sep = !i ? "" : c->words[i + 1] ? ", " : " or ";
+
+		len += snprintf(want + len, sizeof(want) - len, "%s%s", sep, c->words[i]);
+	}
+	return opts_error(o, "bad %s '%s': want %s", c->what, arg, want);
 }
 
 /* Names become configfs directories and appear in sysfs; keep them tame. */
@@ -166,11 +182,16 @@ static bool power_of_2_in(uint64_t v, uint64_t min, uint64_t max)
  */
 static int check_geometry(const struct create_opts *o)
 {
-	uint64_t block = o->set_block_size ? o->block_size : 512;
-	uint64_t phys = o->set_physical_block_size ? o->physical_block_size : 0;
+	bool nvram = is_set(o, COPT_NVRAM);
+	/* --nvram's range less its 4 KiB header page is the device */
+	uint64_t size = nvram ? o->phys_size - 4096 : bytes_of(o, COPT_SIZE);
+	const char *size_arg = nvram ? "--nvram" : o->v[COPT_SIZE].arg;
+	uint64_t block = is_set(o, COPT_BLOCK_SIZE) ? bytes_of(o, COPT_BLOCK_SIZE) : 512;
+	uint64_t phys = bytes_of(o, COPT_PHYSICAL_BLOCK_SIZE);
+	uint64_t io_min = bytes_of(o, COPT_IO_MIN), io_opt = bytes_of(o, COPT_IO_OPT);
 	long page = sysconf(_SC_PAGESIZE);
 
-	if (o->set_block_size && !power_of_2_in(block, 512, BLOCK_SIZE_MAX))
+	if (is_set(o, COPT_BLOCK_SIZE) && !power_of_2_in(block, 512, BLOCK_SIZE_MAX))
 		return opts_error(o,
 				  "bad block size %" PRIu64 ": want a power of two from 512 to %d",
 				  block, BLOCK_SIZE_MAX);
@@ -181,250 +202,143 @@ static int check_geometry(const struct create_opts *o)
 				  phys, block, BLOCK_SIZE_MAX);
 	if (!phys)
 		phys = block > (uint64_t)page ? block : (uint64_t)page;
-	if (o->set_io_min && (o->io_min % phys || o->io_min > UINT32_MAX))
+	if (is_set(o, COPT_IO_MIN) && (io_min % phys || io_min > UINT32_MAX))
 		return opts_error(o,
 				  "bad minimum I/O size %" PRIu64
 				  ": want a multiple of the physical block size, %" PRIu64,
-				  o->io_min, phys);
-	if (o->set_io_opt && o->io_min > phys)
-		phys = o->io_min;
-	if (o->set_io_opt && (o->io_opt % phys || o->io_opt > UINT32_MAX))
+				  io_min, phys);
+	if (is_set(o, COPT_IO_OPT) && io_min > phys)
+		phys = io_min;
+	if (is_set(o, COPT_IO_OPT) && (io_opt % phys || io_opt > UINT32_MAX))
 		return opts_error(o,
 				  "bad optimal I/O size %" PRIu64
 				  ": want a multiple of the minimum I/O size, %" PRIu64,
-				  o->io_opt, phys);
-	if ((o->set_atomic_min && o->atomic_min > UINT32_MAX) ||
-	    (o->set_atomic_max && o->atomic_max > UINT32_MAX) ||
-	    (o->set_atomic_boundary && o->atomic_boundary > UINT32_MAX))
+				  io_opt, phys);
+	if (bytes_of(o, COPT_ATOMIC_MIN) > UINT32_MAX ||
+	    bytes_of(o, COPT_ATOMIC_MAX) > UINT32_MAX ||
+	    bytes_of(o, COPT_ATOMIC_BOUNDARY) > UINT32_MAX)
 		return opts_error(o, "bad atomic write size: want at most 4G - 1");
-	if (!o->size)
-		return opts_error(o, "bad size '%s': must not be zero", o->size_arg);
-	if (o->size % block)
+	if (!size)
+		return opts_error(o, "bad size '%s': must not be zero", size_arg);
+	if (size % block)
 		return opts_error(o,
 				  "bad size '%s': not a multiple of the "
 				  "block size %" PRIu64,
-				  o->size_arg, block);
-	if (page > 0 && o->size % (uint64_t)page)
+				  size_arg, block);
+	if (page > 0 && size % (uint64_t)page)
 		return opts_error(o,
 				  "bad size '%s': not a multiple of the "
 				  "page size %ld",
-				  o->size_arg, page);
+				  size_arg, page);
 	return RC_OK;
 }
 
-/* create's options; "name" and "help" are the command line's alone. */
-static const struct option create_longopts[] = {
-	{ "name", required_argument, NULL, 'n' },
-	{ "size", required_argument, NULL, 's' },
-	{ "block-size", required_argument, NULL, 'b' },
-	{ "max-part", required_argument, NULL, 'p' },
-	{ "mem-limit", required_argument, NULL, 'm' },
-	{ "numa-node", required_argument, NULL, 'N' },
-	{ "nvram", required_argument, NULL, 'R' },
-	{ "format", no_argument, NULL, 'F' },
-	{ "physical-block-size", required_argument, NULL, 'P' },
-	{ "io-min", required_argument, NULL, 'I' },
-	{ "io-opt", required_argument, NULL, 'O' },
-	{ "rotational", no_argument, NULL, 'r' },
-	{ "atomic-write-unit-min", required_argument, NULL, 'a' },
-	{ "atomic-write-unit-max", required_argument, NULL, 'A' },
-	{ "atomic-write-boundary", required_argument, NULL, 'B' },
-	{ "zoned", no_argument, NULL, 'Z' },
-	{ "zone-size", required_argument, NULL, OPT_ZONE_SIZE },
-	{ "zone-capacity", required_argument, NULL, OPT_ZONE_CAPACITY },
-	{ "zone-nr-conv", required_argument, NULL, OPT_ZONE_NR_CONV },
-	{ "zone-max-open", required_argument, NULL, OPT_ZONE_MAX_OPEN },
-	{ "zone-max-active", required_argument, NULL, OPT_ZONE_MAX_ACTIVE },
-	{ "cache-mode", required_argument, NULL, OPT_CACHE_MODE },
-	{ "cache-size", required_argument, NULL, OPT_CACHE_SIZE },
-	{ "profile", required_argument, NULL, OPT_PROFILE },
-	{ "spare-pages", required_argument, NULL, OPT_SPARE_PAGES },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* One option but --name and --help, by its getopt code. */
-static int set_option(struct create_opts *o, int opt, const char *arg)
+/* Option id given as arg (NULL for a flag), by its kind. */
+static int set_option(struct create_opts *o, enum create_opt id, const char *arg)
 {
+	const struct create_option *c = &create_options[id];
+	struct create_value *v = &o->v[id];
 	int rc = RC_OK;
 
-	switch (opt) {
-	case 's':
-		o->size_arg = arg;
-		rc = parse_size_opt(o, "size", arg, &o->size);
+	v->set = true;
+	v->arg = arg;
+	switch (c->kind) {
+	case CK_SIZE:
+		rc = parse_size_opt(o, c->what, arg, &v->bytes);
 		break;
-	case 'b':
-		o->set_block_size = true;
-		rc = parse_size_opt(o, "block size", arg, &o->block_size);
+	case CK_NUMBER:
+		rc = parse_long_opt(o, c->what, arg, c->min, c->max, &v->number);
 		break;
-	case 'p':
-		o->set_max_part = true;
-		rc = parse_long_opt(o, "max-part", arg, 0, MAX_PART_LIMIT, &o->max_part);
+	case CK_FLAG:
 		break;
-	case 'm':
-		o->set_mem_limit = true;
-		rc = parse_size_opt(o, "mem-limit", arg, &o->mem_limit);
+	case CK_WORD:
+		rc = parse_word(o, c, arg);
 		break;
-	case 'N':
-		o->set_node = true;
-		rc = parse_long_opt(o, "numa-node", arg, -1, INT_MAX, &o->numa_node);
+	case CK_NAME:
+		rc = check_name(o, arg);
 		break;
-	case 'R':
+	case CK_NVRAM:
 		rc = parse_nvram(arg, o);
 		break;
-	case 'F':
-		o->format = true;
-		break;
-	case 'P':
-		o->set_physical_block_size = true;
-		rc = parse_size_opt(o, "physical block size", arg, &o->physical_block_size);
-		break;
-	case 'I':
-		o->set_io_min = true;
-		rc = parse_size_opt(o, "minimum I/O size", arg, &o->io_min);
-		break;
-	case 'O':
-		o->set_io_opt = true;
-		rc = parse_size_opt(o, "optimal I/O size", arg, &o->io_opt);
-		break;
-	case 'r':
-		o->rotational = true;
-		break;
-	case 'a':
-		o->set_atomic_min = true;
-		rc = parse_size_opt(o, "atomic write unit min", arg, &o->atomic_min);
-		break;
-	case 'A':
-		o->set_atomic_max = true;
-		rc = parse_size_opt(o, "atomic write unit max", arg, &o->atomic_max);
-		break;
-	case 'B':
-		o->set_atomic_boundary = true;
-		rc = parse_size_opt(o, "atomic write boundary", arg, &o->atomic_boundary);
-		break;
-	case 'Z':
-		o->zoned = true;
-		break;
-	case OPT_ZONE_SIZE:
-		o->set_zone_size = true;
-		rc = parse_size_opt(o, "zone size", arg, &o->zone_size);
-		break;
-	case OPT_ZONE_CAPACITY:
-		o->set_zone_capacity = true;
-		rc = parse_size_opt(o, "zone capacity", arg, &o->zone_capacity);
-		break;
-	case OPT_ZONE_NR_CONV:
-		o->set_zone_nr_conv = true;
-		rc = parse_long_opt(o, "zone-nr-conv", arg, 0, INT_MAX, &o->zone_nr_conv);
-		break;
-	case OPT_ZONE_MAX_OPEN:
-		o->set_zone_max_open = true;
-		rc = parse_long_opt(o, "zone-max-open", arg, 0, INT_MAX, &o->zone_max_open);
-		break;
-	case OPT_ZONE_MAX_ACTIVE:
-		o->set_zone_max_active = true;
-		rc = parse_long_opt(o, "zone-max-active", arg, 0, INT_MAX, &o->zone_max_active);
-		break;
-	case OPT_CACHE_MODE:
-		o->cache_mode = arg;
-		if (strcmp(arg, "writethrough") && strcmp(arg, "writeback"))
-			rc = opts_error(o, "bad cache mode '%s': want writethrough or writeback",
-					arg);
-		break;
-	case OPT_CACHE_SIZE:
-		o->set_cache_size = true;
-		rc = parse_size_opt(o, "cache size", arg, &o->cache_size);
-		break;
-	case OPT_PROFILE:
-		o->profile_name = arg;
+	case CK_PROFILE:
 		o->profile = rd_profile_find(arg);
 		if (!o->profile)
 			rc = opts_error(
 				o, "unknown profile '%s': want nvram, ssd, hdd, disk-1994 or none",
 				arg);
 		break;
-	case OPT_SPARE_PAGES:
-		o->set_spare_pages = true;
-		rc = parse_long_opt(o, "spare-pages", arg, 0, INT_MAX, &o->spare_pages);
-		break;
-	default:
-		return -1;
 	}
 	return rc;
 }
 
-static const struct option *find_option(const char *key)
-{
-	for (const struct option *opt = create_longopts; opt->name; opt++)
-		if (!strcmp(opt->name, key) && strcmp(key, "name") && strcmp(key, "help"))
-			return opt;
-	return NULL;
-}
-
 int create_opt_name(struct create_opts *o, const char *name)
 {
-	o->name = name;
-	return check_name(o, name);
+	return set_option(o, COPT_NAME, name);
+}
+
+/* create's option key as ramdisk.conf names it, or -1: "name" is the section's. */
+static int conf_option(const char *key)
+{
+	int id = create_option_find(key);
+
+	return id < 0 || create_options[id].kind == CK_NAME ? -1 : id;
 }
 
 bool create_opt_is_flag(const char *key)
 {
-	const struct option *opt = find_option(key);
+	int id = conf_option(key);
 
-	return opt && opt->has_arg == no_argument;
+	return id >= 0 && create_options[id].kind == CK_FLAG;
 }
 
 int create_opt_set(struct create_opts *o, const char *key, const char *value)
 {
-	const struct option *opt = find_option(key);
+	int id = conf_option(key);
 
-	if (!opt || (opt->has_arg == no_argument) != !value)
+	if (id < 0 || (create_options[id].kind == CK_FLAG) != !value)
 		return -1;
-	return set_option(o, opt->val, value);
+	return set_option(o, id, value);
 }
 
 int create_opts_check(struct create_opts *o)
 {
-	if (o->set_nvram && o->size_arg)
+	bool writeback = is_writeback(o);
+
+	if (is_set(o, COPT_NVRAM) && is_set(o, COPT_SIZE))
 		return opts_error(o, "--nvram sets the size; leave out --size");
-	if (o->format && !o->set_nvram)
+	if (is_set(o, COPT_FORMAT) && !is_set(o, COPT_NVRAM))
 		return opts_error(o, "--format goes with --nvram");
-	if (!o->zoned && (o->set_zone_size || o->set_zone_capacity || o->set_zone_nr_conv ||
-			  o->set_zone_max_open || o->set_zone_max_active))
-		return opts_error(o, "the --zone-* options go with --zoned");
-	if (o->set_cache_size && (!o->cache_mode || strcmp(o->cache_mode, "writeback")))
+	if (!is_set(o, COPT_ZONED))
+		for (int id = COPT_ZONE_SIZE; id <= COPT_ZONE_MAX_ACTIVE; id++)
+			if (is_set(o, id))
+				return opts_error(o, "the --zone-* options go with --zoned");
+	if (is_set(o, COPT_CACHE_SIZE) && !writeback)
 		return opts_error(o, "--cache-size goes with --cache-mode writeback");
-	if (o->profile && o->rotational)
+	if (is_set(o, COPT_PROFILE) && is_set(o, COPT_ROTATIONAL))
 		return opts_error(
 			o, "--profile %s says whether the disk spins; leave out --rotational",
-			o->profile_name);
-	if (o->set_nvram)
-		o->size_arg = "--nvram";
-	if (!o->size_arg)
+			o->v[COPT_PROFILE].arg);
+	if (!is_set(o, COPT_NVRAM) && !is_set(o, COPT_SIZE))
 		return opts_error(o, "--size is required");
 	return check_geometry(o);
 }
 
 static int parse_args(int argc, char **argv, struct create_opts *o)
 {
-	int opt, rc;
+	struct option longopts[CREATE_LONGOPTS_LEN];
+	char shortopts[CREATE_SHORTOPTS_LEN];
+	int opt, id, rc;
 
-	while ((opt = getopt_long(argc, argv, ":n:s:b:p:m:N:h", create_longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'n':
-			o->name = optarg;
-			rc = check_name(o, optarg);
-			break;
-		case 'h':
+	create_options_getopt(longopts, shortopts);
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (opt == 'h') {
 			command_help("create");
 			return -1;
-		case '?':
-		case ':':
-			return option_error("create", argv, opt);
-		default:
-			rc = set_option(o, opt, optarg);
-			break;
 		}
+		id = create_option_of(opt);
+		if (id < 0)
+			return option_error("create", argv, opt);
+		rc = set_option(o, id, optarg);
 		if (rc)
 			return rc;
 	}
@@ -436,49 +350,15 @@ static int parse_args(int argc, char **argv, struct create_opts *o)
 /* Every attribute we are about to write must exist in this build. */
 int create_check_features(const struct create_opts *o)
 {
-	static const struct {
-		const char *attr, *option;
-		size_t offset;
-	} optional[] = {
-		{ "block_size", "--block-size", offsetof(struct create_opts, set_block_size) },
-		{ "max_part", "--max-part", offsetof(struct create_opts, set_max_part) },
-		{ "mem_limit", "--mem-limit", offsetof(struct create_opts, set_mem_limit) },
-		{ "numa_node", "--numa-node", offsetof(struct create_opts, set_node) },
-		{ "phys_size", "--nvram", offsetof(struct create_opts, set_nvram) },
-		{ "physical_block_size", "--physical-block-size",
-		  offsetof(struct create_opts, set_physical_block_size) },
-		{ "io_min", "--io-min", offsetof(struct create_opts, set_io_min) },
-		{ "io_opt", "--io-opt", offsetof(struct create_opts, set_io_opt) },
-		{ "rotational", "--rotational", offsetof(struct create_opts, rotational) },
-		{ "atomic_write_unit_min", "--atomic-write-unit-min",
-		  offsetof(struct create_opts, set_atomic_min) },
-		{ "atomic_write_unit_max", "--atomic-write-unit-max",
-		  offsetof(struct create_opts, set_atomic_max) },
-		{ "atomic_write_boundary", "--atomic-write-boundary",
-		  offsetof(struct create_opts, set_atomic_boundary) },
-		{ "zoned", "--zoned", offsetof(struct create_opts, zoned) },
-		{ "cache_size", "--cache-size", offsetof(struct create_opts, set_cache_size) },
-		{ "spare_pages", "--spare-pages", offsetof(struct create_opts, set_spare_pages) },
-	};
+	for (int id = 0; id < COPT_COUNT; id++) {
+		const struct create_option *c = &create_options[id];
 
-	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]); i++) {
-		const bool *set = (const bool *)((const char *)o + optional[i].offset);
-
-		if (*set && !module_supports(optional[i].attr)) {
-			warnx("%s%s: %s: this ramdisk module has no %s attribute",
+		if (is_set(o, id) && c->attr && !module_supports(c->attr)) {
+			warnx("%s%s: %s%s: this ramdisk module has no %s attribute",
 			      o->where ? "apply: " : "create", o->where ? o->where : "",
-			      optional[i].option + 2 * !!o->where, optional[i].attr);
+			      o->where ? "" : "--", c->option, c->attr);
 			return RC_ERROR;
 		}
-	}
-	/* options that are not flags */
-	if ((o->cache_mode && !module_supports("cache_mode")) ||
-	    (o->profile && !module_supports("read_latency_ns"))) {
-		warnx("%s%s: %s: this ramdisk module has no %s attribute",
-		      o->where ? "apply: " : "create", o->where ? o->where : "",
-		      (o->cache_mode ? "--cache-mode" : "--profile") + 2 * !!o->where,
-		      o->cache_mode ? "cache_mode" : "read_latency_ns");
-		return RC_ERROR;
 	}
 	return RC_OK;
 }
@@ -506,8 +386,8 @@ static int make_config(const struct create_opts *o, char *name)
 {
 	char dir[PATH_MAX];
 
-	if (o->name) {
-		strcpy(name, o->name);
+	if (is_set(o, COPT_NAME)) {
+		strcpy(name, o->v[COPT_NAME].arg);
 		config_dir(dir, sizeof(dir), name);
 		return mkdir(dir, 0755) ? mkdir_failed(errno, name) : RC_OK;
 	}
@@ -549,7 +429,7 @@ static int write_attr(const char *name, const char *attr, const char *value)
 	return err == ENOENT ? RC_ERROR : rc_from_errno(err);
 }
 
-/* attr=value, or the module's default when the options leave it unset */
+/* attr=value, as the options make it (set) or the module's default */
 static void put_attr(struct create_attr *attrs, int *n, const char *attr, bool set, bool live,
 		     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 static void put_attr(struct create_attr *attrs, int *n, const char *attr, bool set, bool live,
@@ -566,70 +446,75 @@ static void put_attr(struct create_attr *attrs, int *n, const char *attr, bool s
 	va_end(ap);
 }
 
+/* Option id's attribute: its value when given, else dflt, the module's default. */
+static void put_opt(struct create_attr *attrs, int *n, const struct create_opts *o,
+		    enum create_opt id, const char *dflt)
+{
+	const struct create_option *c = &create_options[id];
+	const struct create_value *v = &o->v[id];
+
+	if (!v->set)
+		put_attr(attrs, n, c->attr, false, c->live, "%s", dflt);
+	else if (c->kind == CK_SIZE)
+		put_attr(attrs, n, c->attr, true, c->live, "%" PRIu64, v->bytes);
+	else if (c->kind == CK_NUMBER)
+		put_attr(attrs, n, c->attr, true, c->live, "%ld", v->number);
+	else if (c->kind == CK_FLAG)
+		put_attr(attrs, n, c->attr, true, c->live, "1");
+	else
+		put_attr(attrs, n, c->attr, true, c->live, "%s", v->arg);
+}
+
 int create_opts_attrs(const struct create_opts *o, struct create_attr *attrs)
 {
-	bool writeback = o->cache_mode && !strcmp(o->cache_mode, "writeback");
+	bool writeback = is_writeback(o);
 	int n = 0;
 
 	/*
 	 * block_size first: the module checks size and the physical block
 	 * against it, the physical block before io_min, io_min before io_opt.
 	 */
-	put_attr(attrs, &n, "block_size", o->set_block_size, false, "%" PRIu64,
-		 o->set_block_size ? o->block_size : 512);
-	put_attr(attrs, &n, "physical_block_size", o->set_physical_block_size, false, "%" PRIu64,
-		 o->physical_block_size);
-	put_attr(attrs, &n, "io_min", o->set_io_min, false, "%" PRIu64, o->io_min);
-	put_attr(attrs, &n, "io_opt", o->set_io_opt, false, "%" PRIu64, o->io_opt);
+	put_opt(attrs, &n, o, COPT_BLOCK_SIZE, "512");
+	put_opt(attrs, &n, o, COPT_PHYSICAL_BLOCK_SIZE, "0");
+	put_opt(attrs, &n, o, COPT_IO_MIN, "0");
+	put_opt(attrs, &n, o, COPT_IO_OPT, "0");
 	/* a profile sets rotational itself (and refuses --rotational) */
-	if (!o->profile)
-		put_attr(attrs, &n, "rotational", o->rotational, true, "%d", o->rotational);
+	if (!is_set(o, COPT_PROFILE))
+		put_opt(attrs, &n, o, COPT_ROTATIONAL, "0");
 	/* after block_size, which they are checked against; the largest unit first */
-	put_attr(attrs, &n, "atomic_write_unit_max", o->set_atomic_max, false, "%" PRIu64,
-		 o->atomic_max);
-	put_attr(attrs, &n, "atomic_write_unit_min", o->set_atomic_min, false, "%" PRIu64,
-		 o->atomic_min);
-	put_attr(attrs, &n, "atomic_write_boundary", o->set_atomic_boundary, false, "%" PRIu64,
-		 o->atomic_boundary);
-	if (o->set_nvram) {
+	put_opt(attrs, &n, o, COPT_ATOMIC_MAX, "0");
+	put_opt(attrs, &n, o, COPT_ATOMIC_MIN, "0");
+	put_opt(attrs, &n, o, COPT_ATOMIC_BOUNDARY, "0");
+	if (is_set(o, COPT_NVRAM)) {
 		/* phys_size sets size to the range less its header */
 		put_attr(attrs, &n, "phys_addr", true, false, "0x%" PRIx64, o->phys_addr);
 		put_attr(attrs, &n, "phys_size", true, false, "%" PRIu64, o->phys_size);
-		if (o->format)
-			put_attr(attrs, &n, "format", true, false, "1");
+		if (is_set(o, COPT_FORMAT))
+			put_opt(attrs, &n, o, COPT_FORMAT, "0");
 	} else {
 		put_attr(attrs, &n, "phys_size", false, false, "0");
-		put_attr(attrs, &n, "size", true, false, "%" PRIu64, o->size);
+		put_opt(attrs, &n, o, COPT_SIZE, "");
 	}
-	put_attr(attrs, &n, "max_part", o->set_max_part, false, "%ld", o->max_part);
-	put_attr(attrs, &n, "mem_limit", o->set_mem_limit, true, "%" PRIu64, o->mem_limit);
-	put_attr(attrs, &n, "numa_node", o->set_node, false, "%ld",
-		 o->set_node ? o->numa_node : -1);
+	put_opt(attrs, &n, o, COPT_MAX_PART, "0");
+	put_opt(attrs, &n, o, COPT_MEM_LIMIT, "0");
+	put_opt(attrs, &n, o, COPT_NUMA_NODE, "-1");
 	/* the write cache and the spare pages, before power-on */
-	put_attr(attrs, &n, "cache_mode", o->cache_mode, false, "%s",
-		 writeback ? "writeback" : "writethrough");
+	put_opt(attrs, &n, o, COPT_CACHE_MODE, "writethrough");
 	if (writeback)
-		put_attr(attrs, &n, "cache_size", o->set_cache_size, false, "%" PRIu64,
-			 o->set_cache_size ? o->cache_size : (uint64_t)64 << 20);
-	put_attr(attrs, &n, "spare_pages", o->set_spare_pages, true, "%ld",
-		 o->set_spare_pages ? o->spare_pages : 64);
+		put_opt(attrs, &n, o, COPT_CACHE_SIZE, "67108864");
+	put_opt(attrs, &n, o, COPT_SPARE_PAGES, "64");
 	/*
 	 * After size: the zone settings, the largest limit before the one it
 	 * bounds, and zoned last, when the module checks them against the size.
 	 */
-	if (o->zoned) {
-		put_attr(attrs, &n, "zone_size", o->set_zone_size, false, "%" PRIu64,
-			 o->set_zone_size ? o->zone_size : (uint64_t)64 << 20);
-		put_attr(attrs, &n, "zone_capacity", o->set_zone_capacity, false, "%" PRIu64,
-			 o->zone_capacity);
-		put_attr(attrs, &n, "zone_nr_conv", o->set_zone_nr_conv, false, "%ld",
-			 o->zone_nr_conv);
-		put_attr(attrs, &n, "zone_max_active", o->set_zone_max_active, false, "%ld",
-			 o->zone_max_active);
-		put_attr(attrs, &n, "zone_max_open", o->set_zone_max_open, false, "%ld",
-			 o->zone_max_open);
+	if (is_set(o, COPT_ZONED)) {
+		put_opt(attrs, &n, o, COPT_ZONE_SIZE, "67108864");
+		put_opt(attrs, &n, o, COPT_ZONE_CAPACITY, "0");
+		put_opt(attrs, &n, o, COPT_ZONE_NR_CONV, "0");
+		put_opt(attrs, &n, o, COPT_ZONE_MAX_ACTIVE, "0");
+		put_opt(attrs, &n, o, COPT_ZONE_MAX_OPEN, "0");
 	}
-	put_attr(attrs, &n, "zoned", o->zoned, false, "%d", o->zoned);
+	put_opt(attrs, &n, o, COPT_ZONED, "0");
 	return n;
 }
 
@@ -766,15 +651,12 @@ int cmd_clone(int argc, char **argv)
 		rc = RC_OK;
 		if (opt == 'h')
 			return command_help("clone");
-		if (opt == 'n') {
-			o.name = optarg;
-			rc = check_name(&o, optarg);
-		} else if (opt == 'm') {
-			o.set_mem_limit = true;
-			rc = parse_size_opt(&o, "mem-limit", optarg, &o.mem_limit);
-		} else {
+		if (opt == 'n')
+			rc = set_option(&o, COPT_NAME, optarg);
+		else if (opt == 'm')
+			rc = set_option(&o, COPT_MEM_LIMIT, optarg);
+		else
 			return option_error("clone", argv, opt);
-		}
 		if (rc)
 			return rc;
 	}
@@ -804,8 +686,8 @@ int cmd_clone(int argc, char **argv)
 	if (rc)
 		goto out_unblock;
 	rc = write_attr(name, "clone_of", value);
-	if (!rc && o.set_mem_limit) {
-		snprintf(path, sizeof(path), "%" PRIu64, o.mem_limit);
+	if (!rc && is_set(&o, COPT_MEM_LIMIT)) {
+		snprintf(path, sizeof(path), "%" PRIu64, bytes_of(&o, COPT_MEM_LIMIT));
 		rc = write_attr(name, "mem_limit", path);
 	}
 	if (!rc) {

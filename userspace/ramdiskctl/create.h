@@ -7,10 +7,20 @@
 #ifndef RAMDISKCTL_CREATE_H
 #define RAMDISKCTL_CREATE_H
 
+#include "create_options.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
 struct profile;
+
+/* What one option of create_options[] was given as. */
+struct create_value {
+	bool set;
+	const char *arg; /* the text given; NULL for a flag */
+	uint64_t bytes; /* CK_SIZE's value */
+	long number; /* CK_NUMBER's value */
+};
 
 struct create_opts {
 	/*
@@ -19,35 +29,10 @@ struct create_opts {
 	 * the setting being read.
 	 */
 	const char *where;
-	const char *name;
-	const char *size_arg;
-	uint64_t size;
-	bool set_block_size, set_max_part, set_mem_limit, set_node;
-	uint64_t block_size;
-	/* what the device reports of itself, as a disk does */
-	bool set_physical_block_size, set_io_min, set_io_opt, rotational;
-	uint64_t physical_block_size, io_min, io_opt;
-	/* atomic writes, as a disk reports them (the module checks the rules) */
-	bool set_atomic_min, set_atomic_max, set_atomic_boundary;
-	uint64_t atomic_min, atomic_max, atomic_boundary;
-	long max_part;
-	uint64_t mem_limit;
-	long numa_node;
+	struct create_value v[COPT_COUNT]; /* by enum create_opt */
 	/* --nvram PHYS:SIZE: reserved memory instead of RAM pages */
-	bool set_nvram, format;
 	uint64_t phys_addr, phys_size;
-	/* a host-managed zoned device; the zone options need --zoned */
-	bool zoned, set_zone_size, set_zone_capacity, set_zone_nr_conv, set_zone_max_open,
-		set_zone_max_active;
-	uint64_t zone_size, zone_capacity;
-	long zone_nr_conv, zone_max_open, zone_max_active;
-	/* what a crash test's device needs besides: a cache, a profile, spares */
-	const char *cache_mode;
-	bool set_cache_size, set_spare_pages;
-	uint64_t cache_size;
-	long spare_pages;
-	const struct profile *profile;
-	const char *profile_name;
+	const struct profile *profile; /* --profile's */
 };
 
 /*
