@@ -197,6 +197,7 @@ help:
 	@echo '  make bench-nvmeof   a ramdisk locally and through NVMe/TCP on loopback, same fio jobs, one boot (KVERS=, REPS=)'
 	@echo '  make bench-crash    rdcrash against dm-log-writes + replay-log: crash states a minute (REPLAY_LOG=)'
 	@echo '  make bench-crash-jobs  rdcrash -j 1 against -j 2 on one log: crash states a minute'
+	@echo '  (every bench target runs scripts/bench/run KIND; scripts/bench/run --help lists the kinds)'
 	@echo '  make stress         every reliability workload at once in one guest (DURATION=10m)'
 	@echo '  make build-rt       build against the 6.12 PREEMPT_RT headers'
 	@echo '  make debug-kernel   build the 6.12 KASAN/lockdep/kmemleak/fault-injection kernel (KVER=6.12-debug)'

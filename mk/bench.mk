@@ -1,5 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
+# Every target here calls scripts/bench/run KIND: one table of the kinds
+# (guest script, default kernels and repeats, options, guest size, where
+# the results go, the report) and one loop over the kernels.
+# `scripts/bench/run KIND --help` lists a kind's options.
+#
 # make bench        the whole comparison (fio on raw targets, file systems,
 #                   rdbench) in one VM boot; QUICK=1 for a short run
 # make bench HOST=1 DISK=/dev/sdX
@@ -12,8 +17,8 @@
 .PHONY: bench bench-brd
 
 BENCH_FLAGS = $(if $(filter 1,$(QUICK)),--quick) \
-	$(if $(filter 1,$(HOST)),--host $(if $(DISK),--disk $(DISK))) \
-	$(if $(REPS),--reps $(REPS)) $(if $(KVER),--kernel $(KVER))
+	$(if $(filter 1,$(HOST)),--host $(if $(DISK),--disk $(DISK)),$(if $(KVER),--kernels '$(KVER)')) \
+	$(if $(REPS),--reps $(REPS))
 
 # The module for the kernel the bench boots (or runs, with HOST=1).
 bench-build: userspace
@@ -21,24 +26,24 @@ bench-build: userspace
 	$(MAKE) -s -C $(TOP) module KVER=$$kver
 
 bench: bench-build
-	@DESTROY_DATA='$(DESTROY_DATA)' $(TOP)/scripts/bench/bench $(BENCH_FLAGS)
+	@DESTROY_DATA='$(DESTROY_DATA)' $(TOP)/scripts/bench/run bench $(BENCH_FLAGS)
 
 bench-brd: bench-build
-	@DESTROY_DATA='$(DESTROY_DATA)' $(TOP)/scripts/bench/bench --brd-only $(BENCH_FLAGS)
+	@DESTROY_DATA='$(DESTROY_DATA)' $(TOP)/scripts/bench/run bench --brd-only $(BENCH_FLAGS)
 
 # make bench-perf [KVERS="6.1 6.12 7"] [REPS=5]
 #                   ramdisk against brd, null_blk (memory_backed=0) and the
 #                   guest's memcpy, the ratios of Documentation/performance.md
 .PHONY: bench-perf
 bench-perf: userspace
-	@$(TOP)/scripts/bench/perf --kernels '$(KVERS)' $(if $(REPS),--reps $(REPS))
+	@$(TOP)/scripts/bench/run perf --kernels '$(KVERS)' $(if $(REPS),--reps $(REPS))
 
 # make bench-pair [KVERS="6.1 6.12 7"] [REPS=3]
 #                   ramdisk against brd and null_blk by rdbench pair: bursts
 #                   in alternation, the median ratio and its 95% interval
 .PHONY: bench-pair
 bench-pair: userspace
-	@$(TOP)/scripts/bench/pair --kernels '$(KVERS)' $(if $(REPS),--reps $(REPS))
+	@$(TOP)/scripts/bench/run pair --kernels '$(KVERS)' $(if $(REPS),--reps $(REPS))
 
 # make bench-zoned [KVERS="6.12 7"] [REPS=5]
 #                   a zoned ramdisk against zoned null_blk (memory_backed=1):
@@ -47,7 +52,7 @@ bench-pair: userspace
 #                   and their ratios
 .PHONY: bench-zoned
 bench-zoned: userspace
-	@$(TOP)/scripts/bench/zoned --kernels '$(or $(filter-out 6.1,$(KVERS)),6.12 7)' $(if $(REPS),--reps $(REPS))
+	@$(TOP)/scripts/bench/run zoned --kernels '$(or $(filter-out 6.1,$(KVERS)),6.12 7)' $(if $(REPS),--reps $(REPS))
 
 # make bench-nvmeof [KVERS="6.1 6.12 7"] [REPS=3] [RUNTIME=3]
 #                   one ramdisk measured directly and through NVMe/TCP on
@@ -55,7 +60,7 @@ bench-zoned: userspace
 #                   the same fio jobs in one boot: medians and the ratio
 .PHONY: bench-nvmeof
 bench-nvmeof:
-	@RD_BUILD='$(BUILD)' $(TOP)/scripts/bench/nvmeof --kernels '$(KVERS)' \
+	@RD_BUILD='$(BUILD)' $(TOP)/scripts/bench/run nvmeof --kernels '$(KVERS)' \
 		$(if $(REPS),--reps $(REPS)) $(if $(RUNTIME),--runtime $(RUNTIME))
 
 # make bench-crash REPLAY_LOG=PATH [KVER=7] [CRASH_ARGS="--populate 256 ..."]
@@ -69,13 +74,12 @@ bench-nvmeof:
 .PHONY: bench-crash
 bench-crash: userspace
 	@[ -x '$(REPLAY_LOG)' ] || { echo 'bench-crash: REPLAY_LOG=PATH of an executable replay-log (xfstests: make -C src/log-writes)' >&2; exit 2; }
-	@$(TOP)/tests/vm/run --kernel '$(or $(KVER),7)' --mem 4G --timeout 7200 -- \
-		$(TOP)/scripts/bench/crash-compare-guest --replay-log '$(abspath $(REPLAY_LOG))' $(CRASH_ARGS)
+	@$(TOP)/scripts/bench/run crash --kernels '$(or $(KVER),7)' \
+		--replay-log '$(abspath $(REPLAY_LOG))' $(CRASH_ARGS)
 
 # make bench-crash-jobs [KVER=7] [CRASH_ARGS="--jobs 2 --rounds 3 ..."]
 #                   crash states checked per minute by rdcrash with one
 #                   worker and with several (-j), on one log, in one boot
 .PHONY: bench-crash-jobs
 bench-crash-jobs: userspace
-	@$(TOP)/tests/vm/run --kernel '$(or $(KVER),7)' --mem 2G --timeout 3600 -- \
-		$(TOP)/scripts/bench/crash-jobs-guest $(CRASH_ARGS)
+	@$(TOP)/scripts/bench/run crash-jobs --kernels '$(or $(KVER),7)' $(CRASH_ARGS)

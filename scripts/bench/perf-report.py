@@ -82,7 +82,7 @@ def load(directory):
 # from fio and never pass through rdbench, asks `rdbench median` for it.
 # One implementation, so the two reports cannot disagree on where the
 # interval's ends lie; the cost is that this report needs rdbench built
-# (make userspace; scripts/bench/perf builds it), or $RDBENCH.
+# (make userspace; scripts/bench/run builds it), or $RDBENCH.
 RDBENCH = os.environ.get("RDBENCH") or str(Path(__file__).resolve().parents[2] / "build/bin/rdbench")
 
 

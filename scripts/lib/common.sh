@@ -25,36 +25,6 @@ rd_vm() {
 	RD_VM_NO_BUILD=1 "$rd_top/tests/vm/run" --kernel "$kver" "$@"
 }
 
-# rd_kernel KERNEL: resolves KERNEL (6.12, 7, a full version) into
-# $kver and builds ramdisk.ko there; non-zero status when either fails.
-rd_kernel() {
-	kver=$("$rd_top/scripts/kernel" resolve "$1") || return 1
-	"$rd_top/scripts/build-module" "$kver" >/dev/null
-}
-
-# rd_each_kernel NAME "KERNELS" FUNCTION: for each kernel, resolves it,
-# builds ramdisk.ko, copies it into results/STAMP-NAME-KVER/ (the results
-# keep the module they measured), says "bench-NAME: KVER -> DIR" and calls
-# FUNCTION KVER DIR (which boots the guest). One STAMP for all kernels.
-# A kernel that fails a step is skipped. Sets rd_dirs (the result
-# folders) and rd_status (1 when any step or FUNCTION failed, else 0).
-# shellcheck disable=SC2034 # rd_dirs and rd_status are for the caller
-rd_each_kernel() {
-	local name=$1 kernels=$2 fn=$3 k out stamp kver
-	stamp=$(date +%Y-%m-%d-%H%M%S)
-	rd_status=0
-	rd_dirs=()
-	for k in $kernels; do
-		rd_kernel "$k" || { rd_status=1; continue; }
-		out=$rd_top/results/$stamp-$name-$kver
-		mkdir -p "$out"
-		cp "$rd_top/build/kernels/$kver/ramdisk.ko" "$out/ramdisk.ko"
-		echo "bench-$name: $kver -> $out"
-		"$fn" "$kver" "$out" || rd_status=1
-		rd_dirs+=("$out")
-	done
-}
-
 # rd_kmod KVER DIR SOURCE-DIR FILE... [-- MAKE-ARGS...]: builds the
 # out-of-tree helper module whose FILEs (Kbuild and sources) are in
 # SOURCE-DIR, in DIR, against KVER's headers (in the chroot for the

@@ -1,16 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: the profile bench refuses bad options before booting anything, and its report sorts each driver's samples into copy (or inline), own code, lookup, RCU and the rest, and estimates the ratio of the times per I/O
+# DESCRIPTION: scripts/bench/run profile refuses bad options before booting anything, and its report sorts each driver's samples into copy (or inline), own code, lookup, RCU and the rest, and estimates the ratio of the times per I/O
 . "${0%/*}/../lib/common.sh"
 
-run=$RD_TOP/scripts/bench/profile/run
+run=("$RD_TOP/scripts/bench/run" profile)
 report=$RD_TOP/scripts/bench/profile/report.py
 
-expect_refusal 2 "unknown option '--fast'" "$run" --fast
-expect_refusal 2 "--op takes randread or randwrite" "$run" --op read
-expect_refusal 2 "--runs takes a number from 1 to 1000" "$run" --runs 1001
-expect_refusal 2 "--runs takes a number from 1 to 1000" "$run" --runs 0
-expect_refusal 2 "--top takes a number from 1 to 999" "$run" --top x
+expect_refusal 2 "unknown option '--fast'" "${run[@]}" --fast
+expect_refusal 2 "--op takes randread or randwrite" "${run[@]}" --op read
+expect_refusal 2 "--runs takes a whole number from 1 to 1000" "${run[@]}" --runs 1001
+expect_refusal 2 "--runs takes a whole number from 1 to 1000" "${run[@]}" --runs 0
+expect_refusal 2 "--top takes a whole number from 1 to 999" "${run[@]}" --top x
+# the count of a profile is --runs: it has no repeats
+expect_refusal 2 "unknown option '--reps'" "${run[@]}" --reps 2
 
 # perf report --sort dso,sym -t TAB, as the guest writes it
 tab=$'\t'

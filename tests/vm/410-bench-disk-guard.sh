@@ -47,4 +47,4 @@ refused_because $dev 'has partitions'
 DESTROY_DATA=1 "$guard" $dev || fail "DESTROY_DATA=1 did not override partitions"
 
 echo "make bench HOST=1 stops at the guard"
-expect_fail "$RD_TOP/scripts/bench/bench" --host --disk $dev --out "$RD_TMP/out"
+expect_fail "$RD_TOP/scripts/bench/run" bench --host --disk $dev --out "$RD_TMP/out"

@@ -20,12 +20,12 @@ out=$RD_TMP/out
 # One short job on two targets: the host branch is under test, not the
 # suite (test 400 runs that on every target).
 status=0
-"$RD_TOP/scripts/bench/bench" --host --quick --disk "$disk" --out "$out" --reps 1 -- \
+"$RD_TOP/scripts/bench/run" bench --host --quick --disk "$disk" --out "$out" --reps 1 -- \
 	--targets "ramdisk disk" --jobs "rand-4k-qd1:randread-4k-qd1-psync" --fs "" \
 	>"$RD_TMP/log" 2>&1 || status=$?
 cat "$RD_TMP/log"
-assert_eq "$status" 0 "bench --host exit status"
-[ ! -d /sys/module/ramdisk ] || fail "bench --host left the module loaded"
+assert_eq "$status" 0 "run bench --host exit status"
+[ ! -d /sys/module/ramdisk ] || fail "run bench --host left the module loaded"
 grep -qF "host $(hostname)" "$out/meta.json" || fail "meta.json does not say it ran on the host"
 grep -qF "$(uname -r) (host)" "$out/meta.json" || fail "meta.json does not name the running kernel"
 python3 - "$out/results.json" <<'PY' || fail "results.json lacks the host run's figures"
@@ -40,7 +40,7 @@ grep -q "randread-4k-qd1-psync" "$out/report.md" || fail "report.md lacks the jo
 
 echo "a disk with a file system on it is refused before anything runs"
 mkfs.ext2 -q -F "$disk"
-expect_fail "$RD_TOP/scripts/bench/bench" --host --quick --disk "$disk" --out "$RD_TMP/out2"
-[ ! -d /sys/module/ramdisk ] || fail "a refused bench --host loaded the module"
-[ ! -e "$RD_TMP/out2/raw" ] || fail "a refused bench --host started measuring"
+expect_fail "$RD_TOP/scripts/bench/run" bench --host --quick --disk "$disk" --out "$RD_TMP/out2"
+[ ! -d /sys/module/ramdisk ] || fail "a refused run bench --host loaded the module"
+[ ! -e "$RD_TMP/out2/raw" ] || fail "a refused run bench --host started measuring"
 echo ok
