@@ -29,13 +29,18 @@ done
 grep -q "0 reports$" "$RD_TMP/out" || fail "dry run summary: $(cat "$RD_TMP/out")"
 
 # usage errors
-for args in "--seed x" "--slots 0" "--slots 9" "--iterations -1" "extra"; do
+for args in "--seed x" "--slots 0" "--slots 9" "--iterations -1" "extra" "--bogus" "-x" "--seed"; do
 	status=0
 	# shellcheck disable=SC2086 # the options are words
 	"$rdfuzz" --dry-run $args >/dev/null 2>"$RD_TMP/err" || status=$?
 	assert_eq "$status" 2 "exit status of rdfuzz $args"
 	assert_eq "$(wc -l <"$RD_TMP/err")" 1 "stderr lines of rdfuzz $args"
+	# worded as every tool words bad usage (userspace/lib/usage.c)
+	grep -q '^rdfuzz: .* (see rdfuzz --help)$' "$RD_TMP/err" ||
+		fail "rdfuzz $args: $(cat "$RD_TMP/err")"
 done
+grep -q "unknown option --bogus" <("$rdfuzz" --bogus 2>&1) || fail "--bogus was not named"
+grep -q "option --seed needs a value" <("$rdfuzz" --seed 2>&1) || fail "--seed without a value was not named"
 # a real run without the module says so
 status=0
 "$rdfuzz" --root "$RD_TMP/none" --iterations 1 >/dev/null 2>"$RD_TMP/err" || status=$?

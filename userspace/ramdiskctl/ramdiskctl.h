@@ -11,11 +11,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "usage.h"
+
 /* Exit statuses; documented in --help and ramdiskctl(8). Never renumber. */
 enum rc {
 	RC_OK = 0,
 	RC_ERROR = 1, /* anything not listed below */
-	RC_USAGE = 2, /* bad arguments, bad sizes, values the module refuses */
+	RC_USAGE = USAGE_STATUS, /* 2: bad arguments, bad sizes, values the module refuses */
 	RC_NO_MODULE = 3, /* the module (or configfs) is not there */
 	RC_EXISTS = 4, /* a configuration (or checkpoint) with that name exists */
 	RC_BUSY = 5, /* the device is open or mounted */

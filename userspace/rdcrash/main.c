@@ -91,14 +91,6 @@ static void usage(FILE *out)
 		     "See rdcrash(1).\n");
 }
 
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "rdcrash: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'rdcrash --help'.\n");
-	return RC_USAGE;
-}
-
 static int parse_u64(const char *s, uint64_t *v)
 {
 	char *end;
@@ -987,25 +979,25 @@ static int cmd_mark(const char *device, int argc, char **argv)
 	int i, e;
 
 	if (!argc)
-		return usage_error("%s", "mark needs a TEXT");
+		return usage_error(NULL, "mark needs a TEXT");
 	for (i = 0; i < argc; i++) {
 		len = strlen(text);
 		if (len + (i ? 1 : 0) + strlen(argv[i]) > MARK_MAX)
-			return usage_error("mark: the text has more than %s characters", "127");
+			return usage_error(NULL, "mark: the text has more than 127 characters");
 		snprintf(text + len, sizeof(text) - len, "%s%s", i ? " " : "", argv[i]);
 	}
 	for (i = 0; text[i]; i++)
 		if (text[i] < 0x20 || text[i] > 0x7e)
-			return usage_error("%s", "mark: the text is printable ASCII on one line");
+			return usage_error(NULL, "mark: the text is printable ASCII on one line");
 	if (!text[0])
-		return usage_error("%s", "mark needs a TEXT");
+		return usage_error(NULL, "mark needs a TEXT");
 	if (device || (!(wlog && wlog[0]) && env_dev && env_dev[0])) {
 		if (target_find(device ? device : env_dev, &t))
 			return RC_ERROR;
 		target_attr_path(&t, "write_log", path, sizeof(path));
 		wlog = path;
 	} else if (!wlog || !wlog[0]) {
-		return usage_error("%s", "mark: which device? run it in an rdcrash workload "
+		return usage_error(NULL, "mark: which device? run it in an rdcrash workload "
 					 "(RDCRASH_WRITE_LOG) or give --device DEV");
 	}
 	e = target_mark(wlog, text);
@@ -1053,12 +1045,12 @@ int main(int argc, char **argv)
 		return RC_OK;
 	}
 	if (argc < 2)
-		return usage_error("%s", "run, check, state, minimise or mark?");
+		return usage_error(NULL, "run, check, state, minimise or mark?");
 	cmd = argv[1];
 	if (strcmp(cmd, "run") && strcmp(cmd, "check") && strcmp(cmd, "state") &&
 	    strcmp(cmd, "minimise") && strcmp(cmd, "mark"))
-		return usage_error("unknown command '%s': run, check, state, minimise or mark",
-				   cmd);
+		return usage_error(
+			NULL, "unknown command '%s': run, check, state, minimise or mark", cmd);
 	argc--;
 	argv++;
 	while ((opt = getopt_long(argc, argv, ":f:w:c:n:x:j:s:e:i:M:o:S:z:L:kd:r:h", longopts,
@@ -1075,33 +1067,36 @@ int main(int argc, char **argv)
 			break;
 		case 'n':
 			if (parse_u64(optarg, &v) || !v || v > 100000)
-				return usage_error("--states '%s' is not 1 to 100000", optarg);
+				return usage_error(NULL, "--states '%s' is not 1 to 100000",
+						   optarg);
 			o.states = (unsigned int)v;
 			break;
 		case 'j':
 			if (parse_u64(optarg, &v) || !v || v > JOBS_MAX)
-				return usage_error("-j '%s' is not 1 to 64", optarg);
+				return usage_error(NULL, "-j '%s' is not 1 to 64", optarg);
 			o.jobs = (unsigned int)v;
 			break;
 		case 'x':
 			if (parse_u64(optarg, &v) || v > EXHAUSTIVE_MAX)
-				return usage_error("--exhaustive '%s' is not 0 to 16", optarg);
+				return usage_error(NULL, "--exhaustive '%s' is not 0 to 16",
+						   optarg);
 			o.exhaustive = (unsigned int)v;
 			break;
 		case 's':
 			if (parse_u64(optarg, &o.seed))
-				return usage_error("--seed '%s' is not a number", optarg);
+				return usage_error(NULL, "--seed '%s' is not a number", optarg);
 			have_seed = true;
 			break;
 		case 'e':
 			if (parse_u64(optarg, &v) || v > 1000000000)
-				return usage_error("--epoch '%s' is not an epoch number", optarg);
+				return usage_error(NULL, "--epoch '%s' is not an epoch number",
+						   optarg);
 			o.epoch = (size_t)v;
 			have_epoch = true;
 			break;
 		case 'i':
 			if (parse_u64(optarg, &v) || v > 100000)
-				return usage_error("--state '%s' is not 0 to 100000", optarg);
+				return usage_error(NULL, "--state '%s' is not 0 to 100000", optarg);
 			o.state = (unsigned int)v;
 			have_state = true;
 			break;
@@ -1122,12 +1117,14 @@ int main(int argc, char **argv)
 			if (size_parse(optarg, &o.size, NULL) || o.size < (128ULL << 20) ||
 			    o.size % 4096)
 				return usage_error(
-					"--size '%s' is not whole 4 KiB blocks from 128M", optarg);
+					NULL, "--size '%s' is not whole 4 KiB blocks from 128M",
+					optarg);
 			have_size = true;
 			break;
 		case 'L':
 			if (size_parse(optarg, &o.log_limit, NULL) || !o.log_limit)
-				return usage_error("--write-log-limit '%s' is not a size", optarg);
+				return usage_error(NULL, "--write-log-limit '%s' is not a size",
+						   optarg);
 			break;
 		case 'k':
 			o.keep = true;
@@ -1141,38 +1138,37 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return RC_OK;
-		case ':':
-			return usage_error("%s needs a value", argv[optind - 1]);
 		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+			return option_error(NULL, argv, opt);
 		}
 	}
 	if (!strcmp(cmd, "mark"))
 		return cmd_mark(o.device, argc - optind, argv + optind);
 	if (o.device)
-		return usage_error("%s", "--device is for mark; run and state take DEV");
+		return usage_error(NULL, "--device is for mark; run and state take DEV");
 	if (o.reproducer && strcmp(cmd, "minimise"))
-		return usage_error("%s", "--reproducer is for minimise");
+		return usage_error(NULL, "--reproducer is for minimise");
 	if (argc - optind > 1 || (argc - optind == 0 && strcmp(cmd, "run")))
-		return usage_error("%s", "takes one device: NAME, ramdiskN or /dev/ramdiskN");
+		return usage_error(NULL, "takes one device: NAME, ramdiskN or /dev/ramdiskN");
 	o.dev = argc > optind ? argv[optind] : NULL;
 	o.made = !o.dev;
 	if (o.fs) {
 		o.fss.kind = fs_find(o.fs);
 		if (!o.fss.kind)
-			return usage_error("--fs '%s': ext2, ext3, ext4, xfs, btrfs or f2fs", o.fs);
+			return usage_error(NULL, "--fs '%s': ext2, ext3, ext4, xfs, btrfs or f2fs",
+					   o.fs);
 	}
 	if (mount_opts && fs_parse_mount_options(&o.fss, mount_opts, why, sizeof(why)))
-		return usage_error("%s", why);
+		return usage_error(NULL, "%s", why);
 	if (!strcmp(cmd, "state")) {
 		if (!have_seed || !have_epoch || !have_state)
-			return usage_error("%s", "state needs --seed, --epoch and --state");
+			return usage_error(NULL, "state needs --seed, --epoch and --state");
 		if (!o.fs && (o.fss.mkfs_options || mount_opts))
-			return usage_error("%s", "--mkfs-options and --mount-options go with --fs");
+			return usage_error(NULL, "--mkfs-options and --mount-options go with --fs");
 		return cmd_state(&o);
 	}
 	if (!o.fs)
-		return usage_error("--fs '%s': ext2, ext3, ext4, xfs, btrfs or f2fs", "");
+		return usage_error(NULL, "--fs '%s': ext2, ext3, ext4, xfs, btrfs or f2fs", "");
 	if (!have_seed && getrandom(&o.seed, sizeof(o.seed), 0) != sizeof(o.seed))
 		o.seed = (uint64_t)time(NULL);
 	if (!have_seed)
@@ -1184,13 +1180,13 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "minimise")) {
 		if (!have_seed || !have_epoch || !have_state)
-			return usage_error("%s", "minimise needs --seed, --epoch and --state");
+			return usage_error(NULL, "minimise needs --seed, --epoch and --state");
 		if (!o.check)
-			return usage_error("%s", "minimise needs --check CMD: what a built-in "
+			return usage_error(NULL, "minimise needs --check CMD: what a built-in "
 						 "workload promised is known only to its run");
 		if (o.workload || o.setup || o.fss.mkfs_options || have_size || o.log_limit ||
 		    o.keep || o.json)
-			return usage_error("%s", "minimise takes no --workload, --setup, "
+			return usage_error(NULL, "minimise takes no --workload, --setup, "
 						 "--mkfs-options, --size, --write-log-limit, "
 						 "--keep or --json: it works on the log the last "
 						 "run left");
@@ -1198,11 +1194,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "check")) {
 		if (!o.check)
-			return usage_error("%s", "check needs --check CMD: what a built-in "
+			return usage_error(NULL, "check needs --check CMD: what a built-in "
 						 "workload promised is known only to its run");
 		if (o.workload || o.setup || o.fss.mkfs_options || have_size || o.log_limit ||
 		    o.keep)
-			return usage_error("%s",
+			return usage_error(NULL, "%s",
 					   "check takes no --workload, --setup, "
 					   "--mkfs-options, --size, --write-log-limit or --keep: "
 					   "it checks the log the last run left");
@@ -1210,9 +1206,9 @@ int main(int argc, char **argv)
 		return cmd_check(&o);
 	}
 	if (!o.workload)
-		return usage_error("%s", "run needs --workload NAME or CMD");
+		return usage_error(NULL, "run needs --workload NAME or CMD");
 	if (!o.made && (have_size || o.log_limit || o.keep))
-		return usage_error("%s", "--size, --write-log-limit and --keep are for the device "
+		return usage_error(NULL, "--size, --write-log-limit and --keep are for the device "
 					 "run makes without DEV");
 	if (o.made) {
 		if (!have_size)

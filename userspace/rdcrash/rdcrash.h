@@ -20,6 +20,7 @@
 #include <sys/types.h>
 
 #include "crash_plan.h"
+#include "usage.h"
 #include "wlog.h"
 
 /* The checkpoint a run takes when its write log starts. */
@@ -30,7 +31,7 @@
 enum {
 	RC_OK = 0,
 	RC_ERROR = 1, /* anything not below */
-	RC_USAGE = 2,
+	RC_USAGE = USAGE_STATUS, /* 2 */
 	RC_FAILURES = 3, /* run: some state failed its checks */
 };
 

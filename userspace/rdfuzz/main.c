@@ -6,6 +6,7 @@
 #include "attr_file.h"
 #include "ramdisk.h"
 #include "rdfuzz.h"
+#include "usage.h"
 
 #include <err.h>
 #include <errno.h>
@@ -56,10 +57,8 @@ static uint64_t parse_u64(const char *opt, const char *s)
 
 	errno = 0;
 	v = strtoull(s, &end, 0);
-	if (errno || end == s || *end || *s == '-') {
-		warnx("%s: '%s' is not a whole number", opt, s);
-		exit(2);
-	}
+	if (errno || end == s || *end || *s == '-')
+		exit(usage_error(NULL, "%s: '%s' is not a whole number", opt, s));
 	return v;
 }
 
@@ -114,7 +113,7 @@ int main(int argc, char **argv)
 	setvbuf(stderr, NULL, _IOLBF, 0);
 	f.root = rd_configfs_root();
 	f.nr_slots = 3;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			seed = parse_u64("--seed", optarg);
@@ -130,8 +129,8 @@ int main(int argc, char **argv)
 		case 'n':
 			f.nr_slots = (unsigned int)parse_u64("--slots", optarg);
 			if (!f.nr_slots || f.nr_slots > SLOTS_MAX)
-				errx(2, "--slots: %u is not between 1 and %d", f.nr_slots,
-				     SLOTS_MAX);
+				return usage_error(NULL, "--slots: %u is not between 1 and %d",
+						   f.nr_slots, SLOTS_MAX);
 			break;
 		case 'r':
 			f.root = optarg;
@@ -146,12 +145,11 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			return option_error(NULL, argv, c);
 		}
 	}
 	if (optind < argc)
-		errx(2, "unexpected argument '%s' (see --help)", argv[optind]);
+		return usage_error(NULL, "unexpected argument '%s'", argv[optind]);
 	if (!have_iterations)
 		iterations = duration ? UINT64_MAX : 1000;
 	if (!have_seed)

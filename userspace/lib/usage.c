@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Bad usage: the message for a word or an option a command cannot take. */
-#include "ramdiskctl.h"
-
 #include "usage.h"
 
 #include <err.h>
@@ -23,7 +21,7 @@ int usage_error(const char *cmd, const char *fmt, ...)
 		warnx("%s: %s (see %s %s --help)", cmd, msg, program_invocation_short_name, cmd);
 	else
 		warnx("%s (see %s --help)", msg, program_invocation_short_name);
-	return RC_USAGE;
+	return USAGE_STATUS;
 }
 
 int option_error(const char *cmd, char **argv, int opt)
