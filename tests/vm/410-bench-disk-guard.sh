@@ -47,4 +47,9 @@ refused_because $dev 'has partitions'
 DESTROY_DATA=1 "$guard" $dev || fail "DESTROY_DATA=1 did not override partitions"
 
 echo "make bench HOST=1 stops at the guard"
-expect_fail "$RD_TOP/scripts/bench/run" bench --host --disk $dev --out "$RD_TMP/out"
+if "$RD_TOP/scripts/bench/run" bench --host --disk $dev --out "$RD_TMP/out" >"$RD_TMP/run.out" 2>&1; then
+	fail "run bench --host ran on a partitioned $dev"
+fi
+cat "$RD_TMP/run.out"
+# stopped by the guard, not by anything before it
+grep -q 'has partitions' "$RD_TMP/run.out" || fail "run bench --host failed, but not at the guard"
