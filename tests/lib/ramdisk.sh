@@ -51,9 +51,11 @@ rd_keys_trace=/sys/kernel/tracing/instances/rd-keys
 
 # trace_events_without_cmdlines: until the test ends, enabling a trace event
 # patches that event's sites alone. With the record-cmd option on (the
-# default, and instances follow it), the first event enabled also registers
-# probes on the scheduler's sched_switch and sched_wakeup tracepoints, which
-# patches __schedule() and ttwu_do_activate() while every vCPU runs them:
+# default; a trace instance copies it when it is made and keeps that copy
+# whatever the top level does later, so call this before making one), the
+# first event enabled also registers probes on the scheduler's
+# sched_switch and sched_wakeup tracepoints, which patches __schedule()
+# and ttwu_do_activate() while every vCPU runs them:
 # under a thread per vCPU a stale int3 there kills the guest (CI saw
 # "Oops: int3" at ttwu_do_activate on 7.3 when test 336 enabled an event;
 # Documentation/development.md, "Two vCPUs, one host thread"). Only the
@@ -93,9 +95,10 @@ rd_keys_watch() {
 	echo 'p:rd_keys jump_label_update key=$arg1:x64' >>$trace/kprobe_events ||
 		fail "cannot put a kprobe on jump_label_update()"
 	on_exit "echo -:rd_keys >>$trace/kprobe_events"
+	# Before the instance is made: it copies record-cmd then, and keeps it.
+	trace_events_without_cmdlines
 	mkdir $rd_keys_trace
 	on_exit "rmdir $rd_keys_trace"
-	trace_events_without_cmdlines
 	echo 1 >$rd_keys_trace/events/kprobes/rd_keys/enable
 	on_exit "echo 0 >$rd_keys_trace/events/kprobes/rd_keys/enable"
 }
@@ -111,13 +114,32 @@ rd_keys_switches() {
 	done
 }
 
+# rd_keys_tracepoints: the kernel's tracepoints whose keys switched since
+# rd_keys_watch, by name, on one line. A key's address is the tracepoint's symbol plus
+# the offset of its key, so each is named by the nearest symbol below it.
+rd_keys_tracepoints() {
+	grep -o 'key=0x[0-9a-f]*$' $rd_keys_trace/trace | sed 's/^key=0x//' | sort -u |
+		awk 'NR == FNR {near[$1] = ""; at[$1] = ""; next}
+			{for (k in near) if ($1 <= k && $1 > at[k]) {at[k] = $1; near[k] = $3}}
+			END {for (k in near) if (near[k] ~ /^__tracepoint_/) print near[k]}' - /proc/kallsyms |
+		sort | paste -sd ' '
+}
+
 # rd_keys_held: the module, loaded with hold_keys=1 after rd_keys_watch,
 # switched each static key once, at the load, and none since: no kernel
-# text was patched under the test's I/O.
+# text was patched under the test's I/O. The watch itself is stopped
+# first and must have switched none of the kernel's tracepoints: had its
+# instance recorded command names, enabling it would have switched the
+# scheduler's on under the test (trace_events_without_cmdlines), and
+# stopping it switches them off, which the watch still sees.
 rd_keys_held() {
-	local key n switches
+	local key n switches tracepoints
 	assert_eq "$(cat /sys/module/ramdisk/parameters/hold_keys)" 1 "hold_keys"
 	[ "$RD_KEYS_TEXT_PATCHED" = 1 ] || return 0
+	echo 0 >$rd_keys_trace/events/kprobes/rd_keys/enable
+	tracepoints=$(rd_keys_tracepoints)
+	[ -z "$tracepoints" ] ||
+		fail "the kernel's tracepoints switched under the test: $tracepoints (does the watch's trace instance record command names?)"
 	switches=$(rd_keys_switches)
 	while read -r key n; do
 		[ "$n" -gt 0 ] || fail "$key never switched on, not even at the load: is the watch blind?"

@@ -2,20 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: make stress in brief (10 s, one file-system power cut each): every workload runs, verifies and counts, so the stress script cannot rot
 # KERNELS: first
-# VMOPTS: --single-thread
 . "${0%/*}/../lib/common.sh"
 require_root
 
-# On one host thread: the subject here is that the script runs and counts,
-# not its races, which make stress (a thread per vCPU) and tests 124, 126
-# and 610 keep. With a thread per vCPU, CI once lost the rest of a 6.1
-# boot to this test's end: the second vCPU sat for 70 s with interrupts off
-# at a five-byte nop in __schedule() while the first waited for it to
-# answer an IPI, after ramdisk was unloaded (absent from "Modules linked
-# in"). That is the stale-translation defect of QEMU's thread per vCPU
-# around patched kernel text (Documentation/development.md), and the test
-# had then nothing of ours left to run.
-#
 # Every worker does at least one round however short the run, and the
 # file-system power cuts (about 25 s alone) outlast the rest: 10 s of the
 # other workloads beside them is enough, and they then get the CPUs.
