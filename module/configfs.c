@@ -742,6 +742,37 @@ static struct configfs_attribute *rd_cfg_attrs[] = {
 	NULL,
 };
 
+/* An item as mkdir makes it: the defaults, no bad blocks, no fault rules. */
+static struct rd_cfg_item *rd_cfg_item_alloc(void)
+{
+	struct rd_cfg_item *c;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return NULL;
+	rd_config_init_default(&c->cfg);
+	c->cfg.badblocks = rd_bb_create();
+	if (!c->cfg.badblocks)
+		goto out_free_item;
+	c->cfg.fault_sched = rd_fault_sched_create();
+	if (!c->cfg.fault_sched)
+		goto out_destroy_badblocks;
+	return c;
+
+out_destroy_badblocks:
+	rd_bb_destroy(c->cfg.badblocks);
+out_free_item:
+	kfree(c);
+	return NULL;
+}
+
+static void rd_cfg_item_free(struct rd_cfg_item *c)
+{
+	rd_fault_sched_destroy(c->cfg.fault_sched);
+	rd_bb_destroy(c->cfg.badblocks);
+	kfree(c);
+}
+
 static void rd_cfg_release(struct config_item *item)
 {
 	struct rd_cfg_item *c = to_rd_cfg_item(item);
@@ -749,9 +780,7 @@ static void rd_cfg_release(struct config_item *item)
 	/* rd_cfg_drop_item() keeps a device's item: this cannot be one */
 	if (WARN_ON_ONCE(c->dev))
 		return;
-	rd_fault_sched_destroy(c->cfg.fault_sched);
-	rd_bb_destroy(c->cfg.badblocks);
-	kfree(c);
+	rd_cfg_item_free(c);
 }
 
 static struct configfs_item_operations rd_cfg_item_ops = {
@@ -776,24 +805,11 @@ static struct config_item *rd_cfg_make_item(struct config_group *group, const ch
 		pr_warn("%s: the name is longer than %d characters\n", name, RD_NAME_LEN - 1);
 		return ERR_PTR(-ENAMETOOLONG);
 	}
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	c = rd_cfg_item_alloc();
 	if (!c)
 		return ERR_PTR(-ENOMEM);
-	rd_config_init_default(&c->cfg);
-	c->cfg.badblocks = rd_bb_create();
-	if (!c->cfg.badblocks)
-		goto out_free_item;
-	c->cfg.fault_sched = rd_fault_sched_create();
-	if (!c->cfg.fault_sched)
-		goto out_destroy_badblocks;
 	config_item_init_type_name(&c->item, name, &rd_cfg_type);
 	return &c->item;
-
-out_destroy_badblocks:
-	rd_bb_destroy(c->cfg.badblocks);
-out_free_item:
-	kfree(c);
-	return ERR_PTR(-ENOMEM);
 }
 
 /*
@@ -856,7 +872,55 @@ static ssize_t rd_features_show(struct config_item *item, char *page)
 }
 CONFIGFS_ATTR_RO(rd_, features);
 
+/*
+ * "attr=value" a line, for each attribute of a fresh item that every user
+ * may read, as that item shows it: read from an item made for the read
+ * and never linked, so the tools take the defaults from the module
+ * instead of copying them, and a user without CAP_SYS_ADMIN, who may not
+ * mkdir an item to look (ramdiskctl apply --dry-run), can read them.
+ */
+static ssize_t rd_defaults_show(struct config_item *item, char *page)
+{
+	struct configfs_attribute *attr;
+	struct rd_cfg_item *fresh;
+	ssize_t len = 0, n;
+	char *value;
+	int i;
+
+	fresh = rd_cfg_item_alloc();
+	if (!fresh)
+		return -ENOMEM;
+	value = (char *)__get_free_page(GFP_KERNEL);
+	if (!value) {
+		len = -ENOMEM;
+		goto out_free_item;
+	}
+	for (i = 0; rd_cfg_attrs[i]; i++) {
+		attr = rd_cfg_attrs[i];
+		if (!attr->show || !(attr->ca_mode & 0004))
+			continue;
+		n = attr->show(&fresh->item, value);
+		if (n < 0) {
+			len = n;
+			break;
+		}
+		while (n && value[n - 1] == '\n')
+			n--;
+		/* one line each: a list a fresh item shows is empty */
+		if (WARN_ON_ONCE(memchr(value, '\n', n)))
+			continue;
+		len += scnprintf(page + len, PAGE_SIZE - len, "%s=%.*s\n", attr->ca_name, (int)n,
+				 value);
+	}
+	free_page((unsigned long)value);
+out_free_item:
+	rd_cfg_item_free(fresh);
+	return len;
+}
+CONFIGFS_ATTR_RO(rd_, defaults);
+
 static struct configfs_attribute *rd_root_attrs[] = {
+	&rd_attr_defaults,
 	&rd_attr_features,
 	NULL,
 };

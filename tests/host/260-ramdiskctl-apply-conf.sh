@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: ramdiskctl apply reads ramdisk.conf whole first: every bad line is one error naming FILE:LINE, exit status 2, and nothing is made; --dry-run makes nothing; the example configuration reads
+# DESCRIPTION: ramdiskctl apply reads ramdisk.conf whole first: every bad line is one error naming FILE:LINE, exit status 2, and nothing is made; --dry-run makes nothing; what a section leaves out is wanted at the module's defaults, read from its defaults file; the example configuration reads
 . "${0%/*}/../lib/common.sh"
 
 ctl=$RD_BIN/ramdiskctl
@@ -10,6 +10,10 @@ export RAMDISK_CONFIGFS=$cfg RAMDISKCTL_SYSFS=$RD_TMP/sys
 mkdir -p "$cfg" "$RD_TMP/sys/block"
 # a module with every attribute create writes but the zoned ones
 echo "block_size,cache_mode,cache_size,index,max_part,mem_limit,numa_node,phys_size,power,read_latency_ns,rotational,size,spare_pages" >"$cfg/features"
+# what a fresh configuration of that module shows; 7 spare pages, where
+# the real module has 64, so that only a value read from here can match
+printf '%s\n' block_size=512 cache_mode=writethrough cache_size=67108864 max_part=0 mem_limit=0 \
+	numa_node=-1 phys_size=0 read_latency_ns=0 rotational=0 size=67108864 spare_pages=7 >"$cfg/defaults"
 conf=$RD_TMP/ramdisk.conf
 
 made() {
@@ -84,6 +88,29 @@ assert_eq "$(made)" 0 "configurations made by --dry-run"
 [ ! -e "$RD_TMP/mnt" ] || fail "--dry-run made the mount point"
 run_cmd 0 "$ctl" apply --down --dry-run "$conf"
 assert_eq "$out" "" "apply --down --dry-run of devices that are not there"
+
+echo "what a section leaves out is wanted at the module's defaults, as its defaults file says"
+# a powered device, a, with the attributes that matter here
+mkdir -p "$cfg/a" "$RD_TMP/sys/block/ramdisk0"
+printf '%s\n' 1048576 >"$cfg/a/size"
+printf '%s\n' 512 >"$cfg/a/block_size"
+printf '%s\n' 64 >"$cfg/a/spare_pages"
+printf '%s\n' 1 >"$cfg/a/power"
+printf '%s\n' 0 >"$cfg/a/index"
+printf '[a]\nsize = 1M\n' >"$conf"
+run_cmd 0 "$ctl" apply --dry-run "$conf"
+assert_eq "$out" "a: would set spare_pages 64 -> 7" "apply --dry-run of a device off its defaults"
+printf '[a]\nsize = 1M\nspare-pages = 64\n' >"$conf"
+run_cmd 0 "$ctl" apply --dry-run "$conf"
+assert_eq "$out" "" "apply --dry-run of a device as declared"
+echo "a module without the defaults file: refused, nothing changed"
+mv "$cfg/defaults" "$RD_TMP/defaults"
+printf '[a]\nsize = 1M\n' >"$conf"
+expect_refusal 1 "ramdiskctl: apply: the ramdisk module has no $cfg/defaults: is it older than this tool?" \
+	"$ctl" apply "$conf"
+assert_eq "$(cat "$cfg/a/spare_pages")" 64 "spare_pages after the refusal"
+mv "$RD_TMP/defaults" "$cfg/defaults"
+rm -r "$cfg/a"
 
 echo "the example configuration reads, and so does it uncommented"
 run_cmd 0 "$ctl" apply --dry-run "$RD_TOP/Documentation/examples/ramdisk.conf"

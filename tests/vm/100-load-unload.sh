@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: load and unload twice; defaults: one sparse 1 GiB device, 512-byte blocks, no partitions
+# DESCRIPTION: load and unload twice; defaults: one sparse 1 GiB device, 512-byte blocks, no partitions; configfs's defaults file is what a fresh configuration shows, to any user
 . "${0%/*}/../lib/common.sh"
 require_root
 
@@ -69,5 +69,17 @@ echo "nr_devices=0: configfs only"
 load_module nr_devices=0
 [ ! -e /sys/block/ramdisk0 ] || fail "ramdisk0 exists with nr_devices=0"
 [ -f "$cfg/features" ] || fail "configfs missing with nr_devices=0"
+echo "defaults: what a fresh configuration shows, every file any user may read, to any user"
+mkdir "$cfg/fresh"
+want=$(for f in "$cfg/fresh"/*; do
+	(($(stat -c '0%a' "$f") & 4)) || continue
+	printf '%s=%s\n' "${f##*/}" "$(cat "$f")"
+done | sort)
+rmdir "$cfg/fresh"
+grep -qx 'block_size=512' <<<"$want" || fail "a fresh configuration without block_size 512: $want"
+assert_eq "$(sort "$cfg/defaults")" "$want" "defaults against a fresh configuration"
+as_nobody=$(setpriv --reuid=65534 --regid=65534 --clear-groups cat "$cfg/defaults") ||
+	fail "nobody cannot read $cfg/defaults"
+assert_eq "$as_nobody" "$(cat "$cfg/defaults")" "defaults as nobody reads them"
 unload_module
 echo ok

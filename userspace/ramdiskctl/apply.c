@@ -20,6 +20,7 @@
 #include "attr_file.h"
 #include "conf.h"
 #include "help.h"
+#include "module_defaults.h"
 #include "module_check.h"
 #include "profiles.h"
 #include "run.h"
@@ -53,6 +54,8 @@ enum action {
 
 struct plan {
 	struct conf_device *d;
+	/* what the declaration leaves out is wanted at these */
+	const struct module_defaults *defaults;
 	enum action action;
 	struct rdctl_device cur;
 	char dev[32]; /* /dev/ramdiskN while powered, else "" */
@@ -222,7 +225,7 @@ static void read_have(struct plan *p)
 {
 	char path[PATH_MAX];
 
-	p->nwant = create_opts_attrs(&p->d->opts, p->want);
+	p->nwant = create_opts_attrs(&p->d->opts, p->defaults, p->want);
 	for (int i = 0; i < p->nwant; i++) {
 		path_fmt(path, sizeof(path), "%s/%s/%s", rd_configfs_root(), name_of(p),
 			 p->want[i].attr);
@@ -233,9 +236,12 @@ static void read_have(struct plan *p)
 
 static bool differs(const struct plan *p, int i)
 {
-	/* format is an action, not a state; an attribute this module lacks is as declared */
+	/*
+	 * format is an action, not a state; an attribute this module lacks is
+	 * as declared, and so is one left out that has no default
+	 */
 	return strcmp(p->want[i].attr, "format") && p->have[i][0] &&
-	       !same_value(p->have[i], p->want[i].value);
+	       (p->want[i].set || p->want[i].value[0]) && !same_value(p->have[i], p->want[i].value);
 }
 
 static const char *profile_wanted(const struct conf_device *d)
@@ -518,14 +524,22 @@ static int act(struct plan *p, const struct apply_opts *ao)
 static int apply_up(struct conf *c, const struct apply_opts *ao)
 {
 	struct plan *plans = calloc(c->count ? c->count : 1, sizeof(*plans));
+	struct module_defaults defaults = { "" };
 	int rc = RC_OK, first = RC_OK;
 
 	if (!plans) {
 		warnx("out of memory");
 		return RC_ERROR;
 	}
+	/* without the module there is no device to compare, and create says why */
+	if (c->count && !access(rd_configfs_root(), F_OK) &&
+	    (rc = module_defaults_read("apply", &defaults))) {
+		free(plans);
+		return rc;
+	}
 	for (size_t i = 0; i < c->count; i++) {
 		plans[i].d = &c->devices[i];
+		plans[i].defaults = &defaults;
 		rc = plan_device(&plans[i], ao);
 		if (rc && !first)
 			first = rc;

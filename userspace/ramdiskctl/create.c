@@ -15,6 +15,7 @@
 #include "checkpoint_line.h"
 #include "configured.h"
 #include "create.h"
+#include "module_defaults.h"
 #include "help.h"
 #include "module_check.h"
 #include "profiles.h"
@@ -446,15 +447,30 @@ static void put_attr(struct create_attr *attrs, int *n, const char *attr, bool s
 	va_end(ap);
 }
 
-/* Option id's attribute: its value when given, else dflt, the module's default. */
+/*
+ * An attribute the options leave out: the module's default, or "" when
+ * there are no defaults (create, which writes only what is set) or they
+ * name none.
+ */
+static void put_default(struct create_attr *attrs, int *n, const struct module_defaults *d,
+			const char *attr, bool live)
+{
+	char value[sizeof(attrs->value)] = "";
+
+	if (d)
+		module_default(d, attr, value, sizeof(value));
+	put_attr(attrs, n, attr, false, live, "%s", value);
+}
+
+/* Option id's attribute: its value when given, else the module's default. */
 static void put_opt(struct create_attr *attrs, int *n, const struct create_opts *o,
-		    enum create_opt id, const char *dflt)
+		    enum create_opt id, const struct module_defaults *d)
 {
 	const struct create_option *c = &create_options[id];
 	const struct create_value *v = &o->v[id];
 
 	if (!v->set)
-		put_attr(attrs, n, c->attr, false, c->live, "%s", dflt);
+		put_default(attrs, n, d, c->attr, c->live);
 	else if (c->kind == CK_SIZE)
 		put_attr(attrs, n, c->attr, true, c->live, "%" PRIu64, v->bytes);
 	else if (c->kind == CK_NUMBER)
@@ -465,7 +481,8 @@ static void put_opt(struct create_attr *attrs, int *n, const struct create_opts 
 		put_attr(attrs, n, c->attr, true, c->live, "%s", v->arg);
 }
 
-int create_opts_attrs(const struct create_opts *o, struct create_attr *attrs)
+int create_opts_attrs(const struct create_opts *o, const struct module_defaults *d,
+		      struct create_attr *attrs)
 {
 	bool writeback = is_writeback(o);
 	int n = 0;
@@ -474,47 +491,47 @@ int create_opts_attrs(const struct create_opts *o, struct create_attr *attrs)
 	 * block_size first: the module checks size and the physical block
 	 * against it, the physical block before io_min, io_min before io_opt.
 	 */
-	put_opt(attrs, &n, o, COPT_BLOCK_SIZE, "512");
-	put_opt(attrs, &n, o, COPT_PHYSICAL_BLOCK_SIZE, "0");
-	put_opt(attrs, &n, o, COPT_IO_MIN, "0");
-	put_opt(attrs, &n, o, COPT_IO_OPT, "0");
+	put_opt(attrs, &n, o, COPT_BLOCK_SIZE, d);
+	put_opt(attrs, &n, o, COPT_PHYSICAL_BLOCK_SIZE, d);
+	put_opt(attrs, &n, o, COPT_IO_MIN, d);
+	put_opt(attrs, &n, o, COPT_IO_OPT, d);
 	/* a profile sets rotational itself (and refuses --rotational) */
 	if (!is_set(o, COPT_PROFILE))
-		put_opt(attrs, &n, o, COPT_ROTATIONAL, "0");
+		put_opt(attrs, &n, o, COPT_ROTATIONAL, d);
 	/* after block_size, which they are checked against; the largest unit first */
-	put_opt(attrs, &n, o, COPT_ATOMIC_MAX, "0");
-	put_opt(attrs, &n, o, COPT_ATOMIC_MIN, "0");
-	put_opt(attrs, &n, o, COPT_ATOMIC_BOUNDARY, "0");
+	put_opt(attrs, &n, o, COPT_ATOMIC_MAX, d);
+	put_opt(attrs, &n, o, COPT_ATOMIC_MIN, d);
+	put_opt(attrs, &n, o, COPT_ATOMIC_BOUNDARY, d);
 	if (is_set(o, COPT_NVRAM)) {
 		/* phys_size sets size to the range less its header */
 		put_attr(attrs, &n, "phys_addr", true, false, "0x%" PRIx64, o->phys_addr);
 		put_attr(attrs, &n, "phys_size", true, false, "%" PRIu64, o->phys_size);
 		if (is_set(o, COPT_FORMAT))
-			put_opt(attrs, &n, o, COPT_FORMAT, "0");
+			put_opt(attrs, &n, o, COPT_FORMAT, d);
 	} else {
-		put_attr(attrs, &n, "phys_size", false, false, "0");
-		put_opt(attrs, &n, o, COPT_SIZE, "");
+		put_default(attrs, &n, d, "phys_size", false);
+		put_opt(attrs, &n, o, COPT_SIZE, d);
 	}
-	put_opt(attrs, &n, o, COPT_MAX_PART, "0");
-	put_opt(attrs, &n, o, COPT_MEM_LIMIT, "0");
-	put_opt(attrs, &n, o, COPT_NUMA_NODE, "-1");
+	put_opt(attrs, &n, o, COPT_MAX_PART, d);
+	put_opt(attrs, &n, o, COPT_MEM_LIMIT, d);
+	put_opt(attrs, &n, o, COPT_NUMA_NODE, d);
 	/* the write cache and the spare pages, before power-on */
-	put_opt(attrs, &n, o, COPT_CACHE_MODE, "writethrough");
+	put_opt(attrs, &n, o, COPT_CACHE_MODE, d);
 	if (writeback)
-		put_opt(attrs, &n, o, COPT_CACHE_SIZE, "67108864");
-	put_opt(attrs, &n, o, COPT_SPARE_PAGES, "64");
+		put_opt(attrs, &n, o, COPT_CACHE_SIZE, d);
+	put_opt(attrs, &n, o, COPT_SPARE_PAGES, d);
 	/*
 	 * After size: the zone settings, the largest limit before the one it
 	 * bounds, and zoned last, when the module checks them against the size.
 	 */
 	if (is_set(o, COPT_ZONED)) {
-		put_opt(attrs, &n, o, COPT_ZONE_SIZE, "67108864");
-		put_opt(attrs, &n, o, COPT_ZONE_CAPACITY, "0");
-		put_opt(attrs, &n, o, COPT_ZONE_NR_CONV, "0");
-		put_opt(attrs, &n, o, COPT_ZONE_MAX_ACTIVE, "0");
-		put_opt(attrs, &n, o, COPT_ZONE_MAX_OPEN, "0");
+		put_opt(attrs, &n, o, COPT_ZONE_SIZE, d);
+		put_opt(attrs, &n, o, COPT_ZONE_CAPACITY, d);
+		put_opt(attrs, &n, o, COPT_ZONE_NR_CONV, d);
+		put_opt(attrs, &n, o, COPT_ZONE_MAX_ACTIVE, d);
+		put_opt(attrs, &n, o, COPT_ZONE_MAX_OPEN, d);
 	}
-	put_opt(attrs, &n, o, COPT_ZONED, "0");
+	put_opt(attrs, &n, o, COPT_ZONED, d);
 	return n;
 }
 
@@ -522,7 +539,7 @@ int create_opts_attrs(const struct create_opts *o, struct create_attr *attrs)
 static int configure(const struct create_opts *o, const char *name)
 {
 	struct create_attr attrs[CREATE_ATTRS_MAX];
-	int n = create_opts_attrs(o, attrs), rc;
+	int n = create_opts_attrs(o, NULL, attrs), rc;
 
 	for (int i = 0; i < n; i++)
 		if (attrs[i].set && (rc = write_attr(name, attrs[i].attr, attrs[i].value)))

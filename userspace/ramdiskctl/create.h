@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct module_defaults;
 struct profile;
 
 /* What one option of create_options[] was given as. */
@@ -54,7 +55,7 @@ int create_check_features(const struct create_opts *o);
 
 /*
  * One configfs attribute as create would leave it: its value, whether the
- * options set it (else value is the module's default), and whether the
+ * options set it (else value is the module's default, "" when unknown), and whether the
  * module takes a new value while the device is powered.
  */
 struct create_attr {
@@ -65,9 +66,11 @@ struct create_attr {
 #define CREATE_ATTRS_MAX 32
 /*
  * The attributes of o, in the order create writes them (each after those
- * the module checks it against). Returns how many.
+ * the module checks it against), those o leaves out at d's defaults (or ""
+ * when d is NULL). Returns how many.
  */
-int create_opts_attrs(const struct create_opts *o, struct create_attr *attrs);
+int create_opts_attrs(const struct create_opts *o, const struct module_defaults *d,
+		      struct create_attr *attrs);
 
 /*
  * Make the device o describes (o->name must be set), all or nothing, and
