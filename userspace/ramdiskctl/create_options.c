@@ -19,18 +19,20 @@ static const char *const cache_modes[] = { "writethrough", "writeback", NULL };
 #define LONG_ONLY_BASE 256
 
 const struct create_option create_options[COPT_COUNT] = {
-	[COPT_NAME] = { "name", 'n', NULL, CK_NAME, "name", .arg = "NAME" },
-	[COPT_SIZE] = { "size", 's', "size", CK_SIZE, "size", .arg = "SIZE" },
-	[COPT_BLOCK_SIZE] = { "block-size", 'b', "block_size", CK_SIZE, "block size", .arg = "B" },
+	[COPT_NAME] = { "name", 'n', NULL, CK_NAME, "name", .arg = "NAME", .info_own = true },
+	[COPT_SIZE] = { "size", 's', "size", CK_SIZE, "size", .arg = "SIZE", .info_own = true },
+	[COPT_BLOCK_SIZE] = { "block-size", 'b', "block_size", CK_SIZE, "block size", .arg = "B",
+			      .info_own = true },
 	[COPT_MAX_PART] = { "max-part", 'p', "max_part", CK_NUMBER, "max-part", 0, RAMDISK_MAX_PART,
-			    .arg = "N" },
+			    .arg = "N", .info_own = true },
 	[COPT_MEM_LIMIT] = { "mem-limit", 'm', "mem_limit", CK_SIZE, "mem-limit", .live = true,
-			     .arg = "SIZE" },
+			     .arg = "SIZE", .info_own = true },
 	[COPT_NUMA_NODE] = { "numa-node", 'N', "numa_node", CK_NUMBER, "numa-node", -1, INT_MAX,
-			     .arg = "NODE" },
+			     .arg = "NODE", .info_own = true },
 	/* writes phys_addr and phys_size; the module makes the size of it */
-	[COPT_NVRAM] = { "nvram", 0, "phys_size", CK_NVRAM, "nvram", .arg = "PHYS:SIZE" },
-	[COPT_FORMAT] = { "format", 0, "format", CK_FLAG, "format" },
+	[COPT_NVRAM] = { "nvram", 0, "phys_size", CK_NVRAM, "nvram", .arg = "PHYS:SIZE",
+			 .info_own = true },
+	[COPT_FORMAT] = { "format", 0, "format", CK_FLAG, "format", .info_own = true },
 	[COPT_PHYSICAL_BLOCK_SIZE] = { "physical-block-size", 0, "physical_block_size", CK_SIZE,
 				       "physical block size", .arg = "B" },
 	[COPT_IO_MIN] = { "io-min", 0, "io_min", CK_SIZE, "minimum I/O size", .arg = "B" },
@@ -42,28 +44,29 @@ const struct create_option create_options[COPT_COUNT] = {
 			      "atomic write unit max", .arg = "B" },
 	[COPT_ATOMIC_BOUNDARY] = { "atomic-write-boundary", 0, "atomic_write_boundary", CK_SIZE,
 				   "atomic write boundary", .arg = "B" },
-	[COPT_ZONED] = { "zoned", 0, "zoned", CK_FLAG, "zoned" },
-	[COPT_ZONE_SIZE] = { "zone-size", 0, "zone_size", CK_SIZE, "zone size", .arg = "B" },
+	[COPT_ZONED] = { "zoned", 0, "zoned", CK_FLAG, "zoned", .info_own = true },
+	[COPT_ZONE_SIZE] = { "zone-size", 0, "zone_size", CK_SIZE, "zone size", .arg = "B",
+			     .info_own = true },
 	[COPT_ZONE_CAPACITY] = { "zone-capacity", 0, "zone_capacity", CK_SIZE, "zone capacity",
-				 .arg = "B" },
+				 .arg = "B", .info_own = true },
 	[COPT_ZONE_NR_CONV] = { "zone-nr-conv", 0, "zone_nr_conv", CK_NUMBER, "zone-nr-conv", 0,
-				INT_MAX, .arg = "N" },
+				INT_MAX, .arg = "N", .info_own = true },
 	[COPT_ZONE_MAX_OPEN] = { "zone-max-open", 0, "zone_max_open", CK_NUMBER, "zone-max-open", 0,
-				 INT_MAX, .arg = "N" },
+				 INT_MAX, .arg = "N", .info_own = true },
 	[COPT_ZONE_MAX_ACTIVE] = { "zone-max-active", 0, "zone_max_active", CK_NUMBER,
-				   "zone-max-active", 0, INT_MAX, .arg = "N" },
+				   "zone-max-active", 0, INT_MAX, .arg = "N", .info_own = true },
 	[COPT_CACHE_SIZE] = { "cache-size", 0, "cache_size", CK_SIZE, "cache size", .arg = "SIZE" },
 	/* the module checks its ceiling (4096), which may grow */
 	[COPT_SPARE_PAGES] = { "spare-pages", 0, "spare_pages", CK_NUMBER, "spare-pages", 0,
 			       INT_MAX, .live = true, .arg = "N" },
 	[COPT_CACHE_MODE] = { "cache-mode", 0, "cache_mode", CK_WORD, "cache mode",
-			      .words = cache_modes, .arg = "MODE" },
+			      .words = cache_modes, .arg = "MODE", .info_own = true },
 	/*
 	 * Writes the throttle attributes and rotational; a module without
 	 * the first has none of them. Changed live by apply, as profile does.
 	 */
 	[COPT_PROFILE] = { "profile", 0, "read_latency_ns", CK_PROFILE, "profile", .live = true,
-			   .arg = "NAME" },
+			   .arg = "NAME", .info_own = true },
 };
 
 int create_option_find(const char *key)

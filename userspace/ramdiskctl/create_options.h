@@ -3,7 +3,8 @@
  * create's options, one table: each option's names, the configfs attribute
  * it sets, what kind of value it takes and whether the module takes a new
  * value while the device is powered. create's command line, ramdisk.conf's
- * keys and the check of the module's features are read from it; the host
+ * keys, the check of the module's features and info's lines for what it
+ * has no line of its own for are read from it; the host
  * tests hold create's help and ramdiskctl(8) to it.
  */
 #ifndef RAMDISKCTL_CREATE_OPTIONS_H
@@ -72,6 +73,11 @@ struct create_option {
 	long min, max; /* CK_NUMBER's bounds */
 	const char *const *words; /* CK_WORD's, NULL-terminated */
 	bool live; /* the module takes a new value while the device is powered */
+	/*
+	 * info has a line of its own for the attribute (or none: format is
+	 * an action, not a state); else info prints it as the module shows it
+	 */
+	bool info_own;
 	const char *arg; /* the value's name in the help ("B", "SIZE"); NULL for a flag */
 };
 
