@@ -55,8 +55,8 @@ int create_check_features(const struct create_opts *o);
 
 /*
  * One configfs attribute as create would leave it: its value, whether the
- * options set it (else value is the module's default, "" when unknown), and whether the
- * module takes a new value while the device is powered.
+ * options set it (else value is the module's default, "" when unknown),
+ * and whether the module takes a new value while the device is powered.
  */
 struct create_attr {
 	const char *attr;
