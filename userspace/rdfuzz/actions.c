@@ -1224,7 +1224,7 @@ static void do_busy(struct fuzz *f, struct slot *s, uint64_t x2)
 	fuzz_log(f, " %s", f->busy ? "reader started" : "no reader");
 }
 
-/* Every show method of the slot and of the device's statistics. */
+/* Every show method of the slot, of the device's statistics and of the root. */
 static void do_show(struct fuzz *f, struct slot *s)
 {
 	char path[600], buf[4096];
@@ -1237,9 +1237,12 @@ static void do_show(struct fuzz *f, struct slot *s)
 		if (n < 0 && n != -EACCES && n != -ENOENT && n != -EINVAL)
 			fuzz_report(f, "reading %s: %s", path, strerror((int)-n));
 	}
-	snprintf(path, sizeof(path), "%s/features", f->root);
-	if (read_file(path, buf, sizeof(buf)) < 0)
-		fuzz_report(f, "reading %s: %s", path, strerror(errno));
+	/* the root's files: defaults makes and shows a whole item of its own */
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", f->root, i ? "defaults" : "features");
+		if (read_file(path, buf, sizeof(buf)) < 0)
+			fuzz_report(f, "reading %s: %s", path, strerror(errno));
+	}
 	fuzz_log(f, " shown");
 }
 
