@@ -8,6 +8,12 @@
  * being shared under the copy, a second write could change it in place,
  * and the copy that replaces it would lose that write. (rd_freeze() in
  * ramdisk.h says why nothing allocates with I/O meanwhile.)
+ *
+ * A zoned device's checkpoint holds its zones beside its pages, as a disk
+ * that loses power keeps them (zones.h): each sequential zone empty,
+ * closed at its write pointer, or full. They are saved and restored under
+ * the same freeze as the pages, so that every write pointer matches the
+ * data below it, and a clone starts from them.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -22,10 +28,14 @@
 #include "compat.h"
 #include "ramdisk.h"
 #include "store.h"
+#include "zones.h"
 
 struct rd_checkpoint {
 	struct list_head node;
 	struct rd_store_checkpoint *data;
+	/* a zoned device's: a word a zone (rd_zones_save_words()), else NULL */
+	u32 *zone_words;
+	unsigned int nr_zone_words;
 	/* clones made from it: it cannot be dropped while there are any */
 	unsigned int clones;
 	char name[RD_CHECKPOINT_NAME_LEN];
@@ -77,11 +87,6 @@ int rd_checkpoint_take_then(struct rd_device *rd, const char *who, const char *n
 			who);
 		return -EOPNOTSUPP;
 	}
-	if (rd->zones) {
-		pr_warn("%s: a zoned device takes no checkpoints: they would not hold its zones' write pointers\n",
-			who);
-		return -EOPNOTSUPP;
-	}
 	if (!store->ops->checkpoint) {
 		pr_warn("%s: checkpoints need a device in pages, not in reserved memory\n", who);
 		return -EOPNOTSUPP;
@@ -98,6 +103,16 @@ int rd_checkpoint_take_then(struct rd_device *rd, const char *who, const char *n
 	if (!ck)
 		return -ENOMEM;
 	strscpy(ck->name, name, sizeof(ck->name));
+	/* outside the freeze, where an allocation may wait for I/O */
+	if (rd->zones) {
+		ck->nr_zone_words = rd_zones_count(rd->zones);
+		ck->zone_words =
+			kvmalloc_array(ck->nr_zone_words, sizeof(*ck->zone_words), GFP_KERNEL);
+		if (!ck->zone_words) {
+			err = -ENOMEM;
+			goto out_free_ck;
+		}
+	}
 
 	/* before any page is shared, and outside the freeze (it takes the CPU hotplug lock) */
 	rd_pages_sharing_get();
@@ -105,19 +120,27 @@ int rd_checkpoint_take_then(struct rd_device *rd, const char *who, const char *n
 	/* what a reader sees: the cache's writes go down first, as at a flush */
 	err = rd->cache ? rd_cache_flush(rd->cache) : 0;
 	data = err ? ERR_PTR(err) : store->ops->checkpoint(store);
+	if (!IS_ERR(data) && rd->zones)
+		rd_zones_save_words(rd->zones, ck->zone_words);
 	if (!IS_ERR(data) && then)
 		then(rd, arg);
 	rd_thaw(rd, &frozen);
 	if (IS_ERR(data)) {
-		rd_pages_sharing_put();
-		pr_warn("%s: cannot take checkpoint %s: %ld\n", who, name, PTR_ERR(data));
-		kfree(ck);
-		return PTR_ERR(data);
+		err = PTR_ERR(data);
+		pr_warn("%s: cannot take checkpoint %s: %d\n", who, name, err);
+		goto out_put_sharing;
 	}
 	ck->data = data;
 	list_add_tail(&ck->node, &rd->checkpoints);
 	rd->nr_checkpoints++;
 	return 0;
+
+out_put_sharing:
+	rd_pages_sharing_put();
+out_free_ck:
+	kvfree(ck->zone_words);
+	kfree(ck);
+	return err;
 }
 
 /* With the queue frozen, or once no I/O can reach the device. */
@@ -132,6 +155,7 @@ static void rd_checkpoint_unlink(struct rd_device *rd, struct rd_checkpoint *ck)
 static void rd_checkpoint_free(struct rd_checkpoint *ck)
 {
 	rd_pages_sharing_put();
+	kvfree(ck->zone_words);
 	kfree(ck);
 }
 
@@ -177,7 +201,12 @@ int rd_checkpoint_command(struct rd_device *rd, const char *who, const char *cmd
  *
  * The cached writes are dropped only once the store has rolled back: a
  * rollback that fails (no memory) leaves the device as it was, cache and
- * all.
+ * all. A zoned device's zones follow the pages, under the same freeze;
+ * their words are checked first, so that they cannot fail once the pages
+ * have gone back. The block layer's copies of the write pointers (its
+ * zone write plugs) are not told: as after a power cut (zones.c), the
+ * first write where it believed a moved pointer was fails, and a zone
+ * report brings it back in line.
  */
 int rd_checkpoint_rollback(struct rd_device *rd, const char *who, const char *text)
 {
@@ -198,6 +227,11 @@ int rd_checkpoint_rollback(struct rd_device *rd, const char *who, const char *te
 		pr_warn("%s: there is no checkpoint %s\n", who, name);
 		return -ENOENT;
 	}
+	if (rd->zones) {
+		err = rd_zones_check_words(rd->zones, ck->zone_words, ck->nr_zone_words, who);
+		if (err)
+			return err;
+	}
 	mutex_lock(&disk->open_mutex);
 	if (disk_openers(disk)) {
 		mutex_unlock(&disk->open_mutex);
@@ -209,6 +243,8 @@ int rd_checkpoint_rollback(struct rd_device *rd, const char *who, const char *te
 	/* the cached writes came after the checkpoint, which the rollback undid */
 	if (!err && rd->cache)
 		rd_cache_drop(rd->cache);
+	if (!err && rd->zones)
+		rd_zones_restore_words(rd->zones, ck->zone_words);
 	rd_thaw(rd, &frozen);
 	xa_for_each(&disk->part_tbl, idx, part)
 		invalidate_bdev(part);
@@ -299,6 +335,21 @@ struct rd_store *rd_checkpoint_clone(struct rd_device *origin, const char *who, 
 	origin->clones++;
 	*base = ck;
 	return store;
+}
+
+/*
+ * The clone is being made: no bio reaches it yet. Its zones, made empty
+ * from the origin's geometry (rd_dev_clone_config()), start from the
+ * checkpoint's words, as its pages start from the checkpoint's.
+ */
+int rd_checkpoint_clone_zones(struct rd_checkpoint *base, struct rd_zones *zones, const char *who)
+{
+	int err = rd_zones_check_words(zones, base->zone_words, base->nr_zone_words, who);
+
+	if (err)
+		return err;
+	rd_zones_restore_words(zones, base->zone_words);
+	return 0;
 }
 
 void rd_checkpoint_unclone(struct rd_device *origin, struct rd_checkpoint *base)

@@ -39,6 +39,7 @@ void rd_checkpoints_free(struct rd_device *rd);
 
 struct rd_checkpoint;
 struct rd_store;
+struct rd_zones;
 
 /*
  * Parses clone_of: "DISK NAME" (a disk name of at most disk_len - 1
@@ -55,5 +56,10 @@ int rd_checkpoint_parse_clone_of(const char *who, const char *text, char *disk, 
 struct rd_store *rd_checkpoint_clone(struct rd_device *origin, const char *who, const char *name,
 				     int numa_node, struct rd_checkpoint **base);
 void rd_checkpoint_unclone(struct rd_device *origin, struct rd_checkpoint *base);
+/*
+ * A zoned clone's zones, as the checkpoint holds them (open ones closed);
+ * -EINVAL, logged, when the checkpoint holds none or another geometry's.
+ */
+int rd_checkpoint_clone_zones(struct rd_checkpoint *base, struct rd_zones *zones, const char *who);
 
 #endif /* RAMDISK_CHECKPOINT_H */

@@ -611,18 +611,23 @@ static ssize_t rd_cfg_power_show(struct config_item *item, char *page)
 	return scnprintf(page, PAGE_SIZE, "%d\n", on);
 }
 
+/*
+ * A clone's configuration takes its origin's geometry on a copy, kept
+ * only once the device is made: a refused power-on changes no attribute.
+ */
 static int rd_cfg_power_on(struct rd_cfg_item *c)
 {
 	const char *who = config_item_name(&c->item);
+	struct rd_config want = c->cfg;
 	struct rd_device *dev;
 	int err;
 
-	if (c->cfg.clone_disk[0]) {
-		err = rd_dev_clone_config(&c->cfg, who);
+	if (want.clone_disk[0]) {
+		err = rd_dev_clone_config(&want, who);
 		if (err)
 			return err;
 	}
-	err = rd_config_validate(&c->cfg, who);
+	err = rd_config_validate(&want, who);
 	if (err)
 		return err;
 	/*
@@ -634,13 +639,14 @@ static int rd_cfg_power_on(struct rd_cfg_item *c)
 		pr_warn("%s: the directory is being removed: %d\n", who, err);
 		return err;
 	}
-	dev = rd_dev_create(&c->cfg, who);
+	dev = rd_dev_create(&want, who);
 	if (IS_ERR(dev)) {
 		pr_warn("%s: cannot create the device: %ld\n", who, PTR_ERR(dev));
 		err = PTR_ERR(dev);
 		goto unpin;
 	}
 	c->dev = dev;
+	c->cfg = want;
 	/* a format is done once; the next power-on attaches what is there */
 	c->cfg.format = false;
 	return 0;

@@ -186,6 +186,13 @@ static struct rd_device *rd_dev_find(const char *disk_name)
 	return NULL;
 }
 
+/*
+ * The clone reads the checkpoint through the origin's geometry: its size,
+ * logical block size and zones are the origin's, whatever the clone's
+ * configuration said, and its attributes read them from power-on. (A
+ * zone geometry of its own would not fit the checkpoint's write
+ * pointers; copying it, as size, spares the user from repeating it.)
+ */
 int rd_dev_clone_config(struct rd_config *cfg, const char *who)
 {
 	struct rd_device *origin = rd_dev_find(cfg->clone_disk);
@@ -200,6 +207,10 @@ int rd_dev_clone_config(struct rd_config *cfg, const char *who)
 	}
 	cfg->size = get_capacity(origin->disk) << SECTOR_SHIFT;
 	cfg->block_size = queue_logical_block_size(origin->disk->queue);
+	if (origin->zones)
+		rd_zones_config(origin->zones, cfg);
+	else
+		cfg->zoned = false;
 	return 0;
 }
 
@@ -286,7 +297,12 @@ struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name)
 		rd->zones = rd_zones_create(cfg);
 		if (!rd->zones)
 			goto out_destroy_cache;
-		err = rd_zones_load(rd->zones, rd->store, name[0] ? name : "insmod");
+		/* a clone's from its checkpoint, one in reserved memory's from the store */
+		if (rd->base)
+			err = rd_checkpoint_clone_zones(rd->base, rd->zones,
+							name[0] ? name : "insmod");
+		else
+			err = rd_zones_load(rd->zones, rd->store, name[0] ? name : "insmod");
 		if (err)
 			goto out_destroy_zones;
 	}

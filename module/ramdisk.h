@@ -226,7 +226,7 @@ unsigned int rd_config_atomic_unit_min(const struct rd_config *cfg);
 /* dev.c */
 struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name);
 int rd_dev_remove(struct rd_device *rd);
-/* A clone's configuration takes its origin's size and logical block size. */
+/* A clone's configuration takes its origin's size, logical block size and zones. */
 int rd_dev_clone_config(struct rd_config *cfg, const char *who);
 void rd_dev_unplug(struct rd_device *rd);
 void rd_dev_free(struct rd_device *rd);

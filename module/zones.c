@@ -172,10 +172,6 @@ int rd_zones_validate(const struct rd_config *cfg, const char *who)
 			nr_zones - cfg->zone_nr_conv);
 		return -EINVAL;
 	}
-	if (cfg->clone_disk[0]) {
-		pr_warn("%s: a zoned device is no clone: clone_of must be empty\n", who);
-		return -EINVAL;
-	}
 	if (cfg->phys_size && nr_zones > RD_PHYS_ZONES_MAX) {
 		pr_warn("%s: %llu zones are more than the %u a zoned device in reserved memory may have; make zone_size larger\n",
 			who, nr_zones, RD_PHYS_ZONES_MAX);
@@ -258,6 +254,37 @@ static u32 rd_zone_word_locked(const struct rd_zones *z, const struct rd_zone *z
 	return zone->wp - ((sector_t)(zone - z->zones) << z->shift);
 }
 
+/* A word a sequential zone of these may come back from: full, or a pointer within its capacity. */
+static bool rd_zone_word_valid(const struct rd_zones *z, u32 word)
+{
+	return word == RD_ZONE_WORD_FULL || word <= z->cap;
+}
+
+static void rd_zone_leave_locked(struct rd_zones *z, struct rd_zone *zone);
+
+/*
+ * The zone comes back from its word as after a power cycle: full, closed
+ * at its write pointer, or empty. Open zones have no word of their own:
+ * they come back closed. Under z->lock or alone.
+ */
+static void rd_zone_set_word_locked(struct rd_zones *z, struct rd_zone *zone, u32 word)
+{
+	sector_t start = (sector_t)(zone - z->zones) << z->shift;
+
+	rd_zone_leave_locked(z, zone);
+	if (word == RD_ZONE_WORD_FULL) {
+		zone->cond = BLK_ZONE_COND_FULL;
+		zone->wp = start + (1ULL << z->shift);
+	} else if (word) {
+		zone->cond = BLK_ZONE_COND_CLOSED;
+		zone->wp = start + word;
+		z->nr_closed++;
+	} else {
+		zone->cond = BLK_ZONE_COND_EMPTY;
+		zone->wp = start;
+	}
+}
+
 static void rd_zone_clear(struct rd_store *store, sector_t sector, sector_t nr, bool nowait);
 
 int rd_zones_load(struct rd_zones *z, struct rd_store *store, const char *who)
@@ -272,7 +299,7 @@ int rd_zones_load(struct rd_zones *z, struct rd_store *store, const char *who)
 	for (i = z->nr_conv; i < z->nr_zones; i++) {
 		u32 word = le32_to_cpu(words[i]);
 
-		if (word == RD_ZONE_WORD_FULL || word <= z->cap)
+		if (rd_zone_word_valid(z, word))
 			continue;
 		pr_warn("%s: zone %u's saved write pointer (0x%08x) is past its capacity of %llu sectors; refusing to attach (format=1 starts afresh)\n",
 			who, i, word, (u64)z->cap);
@@ -280,26 +307,84 @@ int rd_zones_load(struct rd_zones *z, struct rd_store *store, const char *who)
 	}
 	for (i = z->nr_conv; i < z->nr_zones; i++) {
 		struct rd_zone *zone = &z->zones[i];
-		sector_t start = (sector_t)i << z->shift;
-		u32 word = le32_to_cpu(words[i]);
+		sector_t end = ((sector_t)i + 1) << z->shift;
 
-		if (word == RD_ZONE_WORD_FULL) {
-			zone->cond = BLK_ZONE_COND_FULL;
-			zone->wp = start + (1ULL << z->shift);
-			continue;
-		}
-		zone->wp = start + word;
-		if (word) {
-			zone->cond = BLK_ZONE_COND_CLOSED;
-			z->nr_closed++;
-		}
+		/* no bio yet: the device is being made */
+		rd_zone_set_word_locked(z, zone, le32_to_cpu(words[i]));
 		/* a write the crash cut short may have left data past the pointer */
-		if (unclean)
-			rd_zone_clear(store, zone->wp, start + (1ULL << z->shift) - zone->wp,
-				      false);
+		if (unclean && zone->wp < end)
+			rd_zone_clear(store, zone->wp, end - zone->wp, false);
 	}
 	z->words = words;
 	return 0;
+}
+
+/*
+ * A checkpoint's zones are the words a disk that loses power keeps:
+ * taken, rolled back to and cloned with every bio held off, so that no
+ * write is half done and each word matches the pages taken beside it.
+ */
+void rd_zones_save_words(struct rd_zones *z, u32 *words)
+{
+	unsigned int i;
+
+	spin_lock(&z->lock);
+	for (i = 0; i < z->nr_zones; i++)
+		words[i] = i < z->nr_conv ? 0 : rd_zone_word_locked(z, &z->zones[i]);
+	spin_unlock(&z->lock);
+}
+
+int rd_zones_check_words(const struct rd_zones *z, const u32 *words, unsigned int nr,
+			 const char *who)
+{
+	unsigned int i;
+
+	if (!words || nr != z->nr_zones) {
+		pr_warn("%s: the checkpoint holds %u zones' write pointers, not the %u of this device\n",
+			who, words ? nr : 0, z->nr_zones);
+		return -EINVAL;
+	}
+	for (i = z->nr_conv; i < z->nr_zones; i++) {
+		if (rd_zone_word_valid(z, words[i]))
+			continue;
+		pr_warn("%s: the checkpoint's write pointer of zone %u (0x%08x) is past its capacity of %llu sectors\n",
+			who, i, words[i], (u64)z->cap);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Every zone leaves its condition, and the open and closed counts with
+ * it, as it takes its word: the counts stay those of the conditions at
+ * each step. The statistics since the device was made stay; a rollback
+ * is no reset nor power cut.
+ */
+void rd_zones_restore_words(struct rd_zones *z, const u32 *words)
+{
+	unsigned int i;
+
+	for (i = z->nr_conv; i < z->nr_zones; i++) {
+		struct rd_zone *zone = &z->zones[i];
+
+		mutex_lock(&zone->lock);
+		spin_lock(&z->lock);
+		rd_zone_set_word_locked(z, zone, words[i]);
+		rd_zone_save(z, zone, words[i]);
+		spin_unlock(&z->lock);
+		mutex_unlock(&zone->lock);
+		cond_resched();
+	}
+}
+
+void rd_zones_config(const struct rd_zones *z, struct rd_config *cfg)
+{
+	cfg->zoned = true;
+	cfg->zone_size = (u64)SECTOR_SIZE << z->shift;
+	cfg->zone_capacity = (u64)z->cap << SECTOR_SHIFT;
+	cfg->zone_nr_conv = z->nr_conv;
+	cfg->zone_max_open = z->max_open;
+	cfg->zone_max_active = z->max_active;
 }
 
 unsigned int rd_zones_count(const struct rd_zones *z)
@@ -484,9 +569,19 @@ blk_status_t rd_zone_write_begin(struct rd_zones *z, struct bio *bio, struct rd_
 }
 
 /*
- * Zeros over a range of a zone that must read as zeros. Nothing but a
- * checkpoint's shared pages makes a discard fail, and a zoned device has
- * no checkpoints, so a failure here is a bug to report, not to handle.
+ * Zeros over a range of a zone that must read as zeros, in parts that are
+ * either whole pages or a piece of one page.
+ *
+ * A discard fails only where it must copy a page a checkpoint shares to
+ * zero a piece of it (store.h), and such a page holds what it held when
+ * a checkpoint was taken, rolled back to or cloned: zeros past the zone's
+ * write pointer then, which is no further on now. (A reset, which takes
+ * whole pages away, is what moves a pointer back below it: a failed
+ * write leaves it, and a power cut moves it back only over writes the
+ * cache took since, as a checkpoint empties the cache and a rollback
+ * drops it.) So the piece reads zeros already: its failure is let pass,
+ * and the parts after it are cleared all the same. Whole pages are let
+ * go, never copied: a failure there is a bug to report.
  */
 static void rd_zone_clear(struct rd_store *store, sector_t sector, sector_t nr, bool nowait)
 {
@@ -494,12 +589,19 @@ static void rd_zone_clear(struct rd_store *store, sector_t sector, sector_t nr, 
 	u64 len = (u64)nr << SECTOR_SHIFT;
 
 	while (len) {
-		u64 part = nowait ? min_t(u64, len, RD_NOWAIT_DISCARD_BYTES) : len;
-		int err = store->ops->discard(store, pos, part, nowait);
+		bool piece = offset_in_page(pos) || len < PAGE_SIZE;
+		u64 part;
+		int err;
 
-		if (WARN_ONCE(err, "ramdisk: clearing %llu bytes at %llu of a zone failed: %d\n",
-			      part, pos, err))
-			return;
+		if (piece)
+			part = min_t(u64, len, PAGE_SIZE - offset_in_page(pos));
+		else
+			part = round_down(nowait ? min_t(u64, len, RD_NOWAIT_DISCARD_BYTES) : len,
+					  PAGE_SIZE);
+		err = store->ops->discard(store, pos, part, nowait);
+		WARN_ONCE(err && !piece,
+			  "ramdisk: clearing %llu bytes at %llu of a zone failed: %d\n", part, pos,
+			  err);
 		pos += part;
 		len -= part;
 	}

@@ -35,6 +35,23 @@ void rd_zones_destroy(struct rd_zones *zones);
  */
 int rd_zones_load(struct rd_zones *zones, struct rd_store *store, const char *who);
 
+/*
+ * Checkpoints (checkpoint.c) keep the zones as a disk that loses power
+ * keeps them, one u32 word a zone (rd_zones_count() of them, 0 for a
+ * conventional one): the write pointer's offset, or a mark for full.
+ * rd_zones_save_words() fills such an array; rd_zones_check_words()
+ * says, logged, whether one of nr words fits these zones, and is called
+ * before anything changes; rd_zones_restore_words() then sets every
+ * sequential zone from it, open ones closed. The caller holds off every
+ * bio for save and restore.
+ */
+void rd_zones_save_words(struct rd_zones *zones, u32 *words);
+int rd_zones_check_words(const struct rd_zones *zones, const u32 *words, unsigned int nr,
+			 const char *who);
+void rd_zones_restore_words(struct rd_zones *zones, const u32 *words);
+/* A clone's configuration (dev.c) takes the zone settings these zones were made from. */
+void rd_zones_config(const struct rd_zones *zones, struct rd_config *cfg);
+
 unsigned int rd_zones_count(const struct rd_zones *zones);
 /* the zone that holds the sector */
 unsigned int rd_zones_index(const struct rd_zones *zones, sector_t sector);

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: a zoned device in reserved memory keeps its zones across power-off and rmmod/insmod (write pointers, full and empty zones; open ones come back closed) with its data, writes go on at the saved pointers, after an unorderly detach what lies past a pointer reads zeros; another geometry, a plain attach, a saved pointer past its zone's capacity, writeback and too many zones are refused with the reason logged and the range untouched
+# DESCRIPTION: a zoned device in reserved memory keeps its zones across power-off and rmmod/insmod (write pointers, full and empty zones; open ones come back closed) with its data, writes go on at the saved pointers, after an unorderly detach what lies past a pointer reads zeros; another geometry, a plain attach, a saved pointer past its zone's capacity, writeback and too many zones are refused with the reason logged and the range untouched; it takes no checkpoints
 # VMOPTS: --mem 1G --memmap 64M@512M
 . "${0%/*}/../lib/common.sh"
 require_root
@@ -60,6 +60,10 @@ dev=$RD_DEV
 assert_eq "$(zones)" "$saved" "zones after power-off and on"
 assert_eq "$(sum 1 1024)" "$want1" "zone 1's data after power-off and on"
 assert_eq "$(sysfs_stat "$dev" zone_conditions)" "10 0 0 2 2" "zone_conditions after power-off and on"
+# like any device in reserved memory it takes no checkpoints (in pages a
+# zoned device does: test 144)
+rd_refused zn checkpoints +a "Operation not supported" "zn: checkpoints need a device in pages, not in reserved memory"
+assert_eq "$(cat "$RD_CONFIGFS/zn/checkpoints")" "" "checkpoints after the refusal"
 
 # --- rmmod and insmod: the same, and writes go on at the saved pointers
 rd_unconfigure zn

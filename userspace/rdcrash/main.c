@@ -731,14 +731,14 @@ static int cmd_run(struct opts *o)
 	}
 	/*
 	 * rdcrash refuses a zoned device: its crash states are clones of
-	 * checkpoints, and the module takes no checkpoint of a zoned device,
-	 * which would not hold the zones' write pointers; the states would
-	 * also have to keep, in each sequential zone, only a prefix of the
-	 * epoch's writes to it.
+	 * checkpoints with writes of the write log replayed on them, and the
+	 * module keeps no write log of a zoned device (its entries hold no
+	 * zone commands); the states would also have to keep, in each
+	 * sequential zone, only a prefix of the epoch's writes to it.
 	 */
 	if (target_is_zoned(tp)) {
 		warnx("%s: a host-managed zoned device: rdcrash builds its crash states from "
-		      "checkpoints, which a zoned device does not take; run it on a device "
+		      "the write log, which a zoned device does not keep; run it on a device "
 		      "without zones",
 		      tp->item);
 		return RC_ERROR;

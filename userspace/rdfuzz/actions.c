@@ -701,7 +701,7 @@ static int do_attr(struct fuzz *f, struct slot *s, const char *attr, const struc
 	fuzz_log(f, " %s", strerror(err));
 	/*
 	 * configfs itself answers an empty write with EFAULT; reserved memory
-	 * and zoned devices take no checkpoints, and zoned ones keep no write log
+	 * and clones take no checkpoints, and zoned devices keep no write log
 	 */
 	first_line(v, text, sizeof(text));
 	if (!errno_in(err, attr_errors) && !(err == EFAULT && !v->len) &&
