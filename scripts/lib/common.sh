@@ -18,13 +18,11 @@ usage() {
 
 # rd_vm KVER [tests/vm/run OPTIONS...] -- COMMAND...: boots KVER and runs
 # COMMAND in the guest, with the module the caller built (no rebuild under
-# a running measurement), on QEMU's max CPU, the one every earlier figure
-# was measured on (tests/vm/run's default leaves out the fast-string
-# flags); returns the guest's status.
+# a running measurement); returns the guest's status.
 rd_vm() {
 	local kver=$1
 	shift
-	RD_VM_NO_BUILD=1 "$rd_top/tests/vm/run" --kernel "$kver" --cpu max "$@"
+	RD_VM_NO_BUILD=1 "$rd_top/tests/vm/run" --kernel "$kver" "$@"
 }
 
 # rd_kmod KVER DIR SOURCE-DIR FILE... [-- MAKE-ARGS...]: builds the

@@ -152,7 +152,7 @@ stub_run 0 "$srun" perf --kernels "6.12 7" --reps 2
 d=$(echo "$tree"/results/*-perf-6.12.0-stub)
 grep -qxF "make userspace BUILD=$tree/build" <<<"$log" || fail "perf: no make userspace"
 grep -qxF "build-module 6.12.0-stub" <<<"$log" || fail "perf: no module built for 6.12"
-grep -qxF "vm RD_VM_NO_BUILD=1 --kernel 6.12.0-stub --cpu max --mem 2G --cpus 2 --timeout 3600 -- $sb/perf-guest --out $d --module $d/ramdisk.ko --reps 2 --size 256 --runtime 3" <<<"$log" ||
+grep -qxF "vm RD_VM_NO_BUILD=1 --kernel 6.12.0-stub --mem 2G --cpus 2 --timeout 3600 -- $sb/perf-guest --out $d --module $d/ramdisk.ko --reps 2 --size 256 --runtime 3" <<<"$log" ||
 	fail "perf: wrong boot"
 grep -q -- "--kernel 7.0-stub " <<<"$log" || fail "perf: 7 not booted"
 assert_eq "$(cat "$d/ramdisk.ko")" "ramdisk for 6.12.0-stub" "the module kept with the results"
@@ -180,7 +180,7 @@ grep -qxF "make userspace BUILD=$RD_TMP/other" <<<"$log" || fail "nvmeof: RD_BUI
 grep -qF -- "--reps 3 --runtime 4 --ctl $RD_TMP/other/bin/ramdiskctl" <<<"$log" || fail "nvmeof: wrong boot"
 
 stub_run 0 "$srun" crash --replay-log /bin/true --saves 3
-grep -qxF "vm RD_VM_NO_BUILD=1 --kernel 7.0-stub --cpu max --mem 4G --cpus 2 --timeout 7200 -- $sb/crash-compare-guest --replay-log $(realpath /bin/true) --fs-size 128 --populate 0 --saves 3 --save-kib 1024" <<<"$log" ||
+grep -qxF "vm RD_VM_NO_BUILD=1 --kernel 7.0-stub --mem 4G --cpus 2 --timeout 7200 -- $sb/crash-compare-guest --replay-log $(realpath /bin/true) --fs-size 128 --populate 0 --saves 3 --save-kib 1024" <<<"$log" ||
 	fail "crash: wrong boot"
 [ ! -d "$tree/results" ] || fail "crash keeps no results folder"
 
