@@ -268,7 +268,7 @@ rd_configure() {
 # powers NAME off, retried while udev still holds the disk open, and removes
 # its directory; nothing to do when it is gone.
 rd_unconfigure() {
-	local item=$RD_CONFIGFS/$1 i index mnt
+	local item=$RD_CONFIGFS/$1 index mnt
 	[ -d "$item" ] || return 0
 	index=$(cat "$item/index" 2>/dev/null) || index=
 	if [ -n "$index" ] && [ "$index" -ge 0 ] 2>/dev/null; then
@@ -276,13 +276,32 @@ rd_unconfigure() {
 			umount "$mnt"
 		done < <(awk -v d="/dev/ramdisk$index" '$1 == d || index($1, d "p") == 1 {print $2}' /proc/mounts | tac)
 	fi
+	rd_power_off "$1"
+	rmdir "$item"
+}
+
+# rd_power_off NAME: writes 0 to NAME's power, retried while udev still
+# holds the disk open from its last change; 1 if it stays on after 50 tries
+rd_power_off() {
+	local item=$RD_CONFIGFS/$1 i
 	for ((i = 0; i < 50; i++)); do
-		[ "$(cat "$item/power")" = 0 ] && break
-		echo 0 >"$item/power" 2>/dev/null && break
+		[ "$(cat "$item/power")" = 0 ] && return 0
+		echo 0 >"$item/power" 2>/dev/null && return 0
 		command -v udevadm >/dev/null && udevadm settle
 		sleep 0.1
 	done
-	rmdir "$item"
+	return 1
+}
+
+# rd_write_at DEV SECTOR KIB [FILE]: one O_DIRECT write of KIB KiB at a
+# 512-byte sector of DEV, from FILE or random; on failure prints the error
+# text without dd's prefix and returns 1
+rd_write_at() {
+	dd if="${4:-/dev/urandom}" of="$1" bs=1K count="$3" seek=$(($2 * 512)) \
+		oflag=direct,seek_bytes iflag=fullblock status=none 2>"$RD_TMP/dd.err" &&
+		return 0
+	sed "s/^dd: error writing '[^']*': //" "$RD_TMP/dd.err" | tail -n 1
+	return 1
 }
 
 # rd_refused NAME ATTR TEXT ERRNO MESSAGE: writing TEXT to ATTR of the

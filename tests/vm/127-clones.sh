@@ -76,12 +76,7 @@ assert_eq "$(sum "$odev")" "$origin_sum" "origin data after its own rollback"
 cmp "$cdev" "$RD_TMP/base" || fail "clone data after the origin's rollback"
 
 echo "power-off and on: the clone starts again from the checkpoint"
-# udev may still have the disk open from its last change: retry the power-off
-for ((i = 0; i < 50; i++)); do
-	rd_set cl power=0 2>/dev/null && break
-	udevadm settle
-	sleep 0.1
-done
+rd_power_off cl || fail "cannot power the clone off"
 rd_set cl power=1 || fail "cannot power the clone on again"
 cdev=$(rd_dev cl)
 assert_eq "$(sum "$cdev")" "$base_sum" "clone data after a power cycle"

@@ -102,14 +102,9 @@ assert_eq "$(zone 1 | cut -d' ' -f1-2)" "1(CONVENTIONAL) 0(nw)" "zone 1"
 assert_eq "$(zone 2)" "2(SEQ_WRITE_REQUIRED) 1(em) $z2 6144" "zone 2 before any write"
 assert_eq "$(sysfs_stat "$rd" zone_conditions)" "14 0 0 0 0" "zone_conditions of a new device"
 
-# bwrite SECTOR KIB [FILE]: one O_DIRECT write at a sector, from FILE or
-# random; on failure prints the error text
+# bwrite SECTOR KIB [FILE]: rd_write_at on this test's device
 bwrite() {
-	dd if="${3:-/dev/urandom}" of="$dev" bs=1K count="$2" seek=$(($1 * 512)) \
-		oflag=direct,seek_bytes iflag=fullblock status=none 2>"$RD_TMP/dd.err" &&
-		return 0
-	sed "s/^dd: error writing '[^']*': //" "$RD_TMP/dd.err" | tail -n 1
-	return 1
+	rd_write_at "$dev" "$@"
 }
 # refused SECTOR KIB ERRNO_TEXT WHAT
 refused() {

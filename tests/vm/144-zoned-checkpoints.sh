@@ -18,19 +18,10 @@ rd_configure zo size=32M zone_size=2M zone_capacity=1536K zone_nr_conv=2 \
 odev=$RD_DEV
 onum=${odev#/dev/}
 
-# bwrite DEV SECTOR KIB: one O_DIRECT write of random data at a sector;
-# on failure prints the error text
-bwrite() {
-	dd if=/dev/urandom of="$1" bs=1K count="$3" seek=$(($2 * 512)) \
-		oflag=direct,seek_bytes iflag=fullblock status=none 2>"$RD_TMP/dd.err" &&
-		return 0
-	sed "s/^dd: error writing '[^']*': //" "$RD_TMP/dd.err" | tail -n 1
-	return 1
-}
-# put DEV ZONE SECTORS_INTO KIB: bwrite into a zone, failing the test on a refusal
+# put DEV ZONE SECTORS_INTO KIB: rd_write_at into a zone, failing the test on a refusal
 put() {
 	local e
-	e=$(bwrite "$1" $(($2 * zs + $3)) "$4") || fail "write of $4 KiB at sector $3 of zone $2 of $1: $e"
+	e=$(rd_write_at "$1" $(($2 * zs + $3)) "$4") || fail "write of $4 KiB at sector $3 of zone $2 of $1: $e"
 }
 # zcmd DEV CMD ZONE: blkzone CMD (open, close, finish, reset) of one zone
 zcmd() {
@@ -138,7 +129,7 @@ assert_eq "$(sysfs_stat "$odev" zone_conditions)" "9 0 0 3 2" "zone_conditions a
 # is fails at the device, a report tells it, and writes go on at the
 # device's pointer.
 errors=$(sysfs_stat "$odev" zone_wp_errors)
-bwrite "$odev" $((3 * zs + 1042)) 4 >/dev/null && fail "a write at zone 3's pointer of before the rollback was accepted"
+rd_write_at "$odev" $((3 * zs + 1042)) 4 >/dev/null && fail "a write at zone 3's pointer of before the rollback was accepted"
 assert_eq "$(sysfs_stat "$odev" zone_wp_errors)" $((errors + 1)) "zone_wp_errors after it"
 blkzone report -o $((3 * zs)) -c 1 "$odev" >/dev/null
 put "$odev" 3 1026 4
@@ -189,7 +180,7 @@ cmp -n 4096 <(dd if="$cdev" bs=1K count=4 skip=$(((3 * zs + 1026) * 512)) iflag=
 	status=none) "$RD_TMP/mine" || fail "the clone's write to zone 3 reads back different"
 put "$cdev" 7 128 64
 put "$cdev" 2 0 4
-e=$(bwrite "$cdev" $((4 * zs)) 4) && fail "a write to the clone's full zone 4 was accepted"
+e=$(rd_write_at "$cdev" $((4 * zs)) 4) && fail "a write to the clone's full zone 4 was accepted"
 assert_eq "$e" "Input/output error" "a write to the clone's full zone 4"
 zcmd "$cdev" reset 8
 assert_eq "$(zones "$cdev")" \
@@ -204,11 +195,7 @@ rd_refused zo checkpoints -a "Device or resource busy" "zo: checkpoint a is the 
 rd_refused zc checkpoints +mine "Operation not supported" "zc: a clone takes no checkpoints"
 
 # power-off and on: the clone starts again from a's zones and data
-for ((i = 0; i < 50; i++)); do
-	rd_set zc power=0 2>/dev/null && break
-	udevadm settle
-	sleep 0.1
-done
+rd_power_off zc || fail "cannot power the clone off"
 rd_set zc power=1 || fail "cannot power the clone on again"
 cdev=$(rd_dev zc)
 assert_eq "$(zones "$cdev")" "$closed_a" "the clone's zones after a power cycle"
