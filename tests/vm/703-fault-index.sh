@@ -21,7 +21,7 @@ module_range=$(fault_module_text)
 # rd_index_insert, to the next code symbol
 insert_start=$(awk '$2 ~ /^[tT]$/ && $3 == "rd_index_insert" && $4 == "[ramdisk]" {print $1}' /proc/kallsyms)
 [ -n "$insert_start" ] || fail "no rd_index_insert in /proc/kallsyms"
-insert_end=$(awk -v s="$insert_start" '$2 ~ /^[tT]$/ && $1 > s {print $1}' /proc/kallsyms | sort | head -n 1)
+insert_end=$(awk -v s="$insert_start" '$2 ~ /^[tT]$/ && $1 > s && (m == "" || $1 < m) {m = $1} END {print m}' /proc/kallsyms)
 # kmemleak's own metadata, allocated inside each kmalloc, falls back to
 # its pool when that fails: a fault there tests nothing of the module and
 # would shift the count. kmemleak_alloc() tail-calls __create_object(), so

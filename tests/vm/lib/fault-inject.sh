@@ -30,7 +30,7 @@ fault_require() {
 # (lines "ADDRESS TYPE NAME [MODULE]"; same-width hex sorts as text).
 fault_module_text() {
 	local first last
-	first=$(awk '$2 ~ /^[tT]$/ && $4 == "[ramdisk]" {print $1}' /proc/kallsyms | sort | head -n 1)
+	first=$(awk '$2 ~ /^[tT]$/ && $4 == "[ramdisk]" && (m == "" || $1 < m) {m = $1} END {print m}' /proc/kallsyms)
 	last=$(awk '$2 ~ /^[tT]$/ && $4 == "[ramdisk]" {print $1}' /proc/kallsyms | sort | tail -n 1)
 	[ -n "$first" ] || fail "no [ramdisk] code symbols in /proc/kallsyms (module not loaded?)"
 	case $first in 0000000000000000) fail "/proc/kallsyms hides addresses (kptr_restrict)" ;; esac
@@ -44,7 +44,7 @@ fault_function_text() {
 	local start end
 	start=$(awk -v f="$1" '$2 ~ /^[tT]$/ && $3 == f && NF == 3 {print $1; exit}' /proc/kallsyms)
 	[ -n "$start" ] || fail "no function $1 in /proc/kallsyms"
-	end=$(awk -v s="$start" '$2 ~ /^[tT]$/ && $1 > s {print $1}' /proc/kallsyms | sort | head -n 1)
+	end=$(awk -v s="$start" '$2 ~ /^[tT]$/ && $1 > s && (m == "" || $1 < m) {m = $1} END {print m}' /proc/kallsyms)
 	[ -n "$end" ] || fail "no code symbol after $1 in /proc/kallsyms"
 	echo "$start $end"
 }
