@@ -31,7 +31,7 @@ fault_require() {
 fault_module_text() {
 	local first last
 	first=$(awk '$2 ~ /^[tT]$/ && $4 == "[ramdisk]" && (m == "" || $1 < m) {m = $1} END {print m}' /proc/kallsyms)
-	last=$(awk '$2 ~ /^[tT]$/ && $4 == "[ramdisk]" {print $1}' /proc/kallsyms | sort | tail -n 1)
+	last=$(awk '$2 ~ /^[tT]$/ && $4 == "[ramdisk]" && $1 > m {m = $1} END {print m}' /proc/kallsyms)
 	[ -n "$first" ] || fail "no [ramdisk] code symbols in /proc/kallsyms (module not loaded?)"
 	case $first in 0000000000000000) fail "/proc/kallsyms hides addresses (kptr_restrict)" ;; esac
 	# the last function is shorter than a page: none of the module's is longer
