@@ -298,6 +298,10 @@ static __always_inline blk_status_t rd_dispatch(struct rd_device *rd, struct rd_
  * behind would fail every later write to the zone, a fault no disk has.
  * A write the zone refuses fails as it would undropped: a disk checks a
  * command before it loses its data.
+ *
+ * A FUA write makes what precedes it in its zone durable before its own
+ * data (rd_zone_write_durable_below()): the zone cannot keep the write and
+ * lose a sector below it.
  */
 static blk_status_t rd_dispatch_zoned(struct rd_device *rd, struct rd_store *store, struct bio *bio,
 				      bool drop)
@@ -311,8 +315,12 @@ static blk_status_t rd_dispatch_zoned(struct rd_device *rd, struct rd_store *sto
 		status = rd_zone_write_begin(rd->zones, bio, &zone);
 		if (status)
 			return status;
-		if (!drop)
-			status = rd_dispatch(rd, store, bio);
+		if (!drop) {
+			status = rd_errno_to_status(
+				rd_zone_write_durable_below(rd->zones, zone, store, bio));
+			if (!status)
+				status = rd_dispatch(rd, store, bio);
+		}
 		rd_zone_write_end(rd->zones, zone, store, bio, status);
 		return status;
 	case REQ_OP_ZONE_RESET:

@@ -23,7 +23,9 @@
  *
  * - With a volatile write cache (writeback mode), a zone's data is durable
  *   up to its write pointer only once a flush, a FUA write or the cache's
- *   need for room has written it. A power cut moves each write pointer
+ *   need for room has written it; a FUA write first makes durable what
+ *   precedes it in its zone, as a disk that writes a zone in order has
+ *   before it can say the write is. A power cut moves each write pointer
  *   back to the first sector it lost, so that the zone still holds every
  *   sector below its write pointer and zeros past it: what a disk reports
  *   after power comes back. Sectors the cut kept past that point go too,
@@ -605,6 +607,21 @@ static void rd_zone_clear(struct rd_store *store, sector_t sector, sector_t nr, 
 		pos += part;
 		len -= part;
 	}
+}
+
+int rd_zone_write_durable_below(struct rd_zones *z, struct rd_zone *zone, struct rd_store *store,
+				struct bio *bio)
+{
+	sector_t start;
+
+	if (!zone || !(bio->bi_opf & REQ_FUA) || !store->ops->make_durable)
+		return 0;
+	start = rd_zone_start(z, zone);
+	/* the write is at the write pointer (rd_zone_write_begin()) */
+	if (bio->bi_iter.bi_sector == start)
+		return 0;
+	return store->ops->make_durable(store, (u64)start << SECTOR_SHIFT,
+					(u64)(bio->bi_iter.bi_sector - start) << SECTOR_SHIFT);
 }
 
 void rd_zone_write_end(struct rd_zones *z, struct rd_zone *zone, struct rd_store *store,

@@ -68,6 +68,16 @@ void rd_zones_get(struct rd_zones *zones, unsigned int idx, struct blk_zone *out
  * one left past it, so that a zone reads zeros past its write pointer.
  */
 blk_status_t rd_zone_write_begin(struct rd_zones *zones, struct bio *bio, struct rd_zone **zone);
+/*
+ * Between the two, for a FUA write to a sequential zone on a store with a
+ * volatile layer: make what the zone holds below the write durable first.
+ * A zone keeps no sector past one it lost (a cut moves its write pointer
+ * back to the first sector lost), so a FUA write is durable only with all
+ * that precedes it in its zone, as on a disk that writes a zone in order.
+ * 0, or the store's error, in which case the write must fail unserved.
+ */
+int rd_zone_write_durable_below(struct rd_zones *zones, struct rd_zone *zone,
+				struct rd_store *store, struct bio *bio);
 void rd_zone_write_end(struct rd_zones *zones, struct rd_zone *zone, struct rd_store *store,
 		       struct bio *bio, blk_status_t status);
 
