@@ -284,11 +284,25 @@ static __always_inline blk_status_t rd_dispatch(struct rd_device *rd, struct rd_
 	}
 }
 
+/* A zone a management command reset or finished goes in the write log (zones.h). */
+static void rd_zone_logged(void *rd, enum req_op op, sector_t start, sector_t nr)
+{
+	rd_wlog_zone(rd,
+		     op == REQ_OP_ZONE_FINISH ? RAMDISK_WLOG_ZONE_FINISH : RAMDISK_WLOG_ZONE_RESET,
+		     start, nr);
+}
+
 /*
  * One bio of a zoned device (zones.c): writes and write-zeroes keep to the
  * zone rules, and the zone management commands change the zones. Reads
  * need no rule: a zone reads zeros past its write pointer because nothing
  * was left there.
+ *
+ * With a write log that records (wb set), a write and a reset or finish
+ * are logged while they hold their zone's mutex, so that the log has
+ * them in the order the zone served them: a reset that raced a write to
+ * its zone would otherwise be logged before a write it followed, and a
+ * replay of the log would differ from the device.
  *
  * A bio a fault rule drops (drop) reaches no store, but a write still
  * meets the zone rules and moves the write pointer: what a disk that
@@ -304,7 +318,7 @@ static __always_inline blk_status_t rd_dispatch(struct rd_device *rd, struct rd_
  * lose a sector below it.
  */
 static blk_status_t rd_dispatch_zoned(struct rd_device *rd, struct rd_store *store, struct bio *bio,
-				      bool drop)
+				      bool drop, struct rd_wlog_bio *wb)
 {
 	struct rd_zone *zone;
 	blk_status_t status;
@@ -322,17 +336,22 @@ static blk_status_t rd_dispatch_zoned(struct rd_device *rd, struct rd_store *sto
 				status = rd_dispatch(rd, store, bio);
 		}
 		rd_zone_write_end(rd->zones, zone, store, bio, status);
+		/* rd_submit_bio_layered()'s own call then finds nothing left to do */
+		if (wb)
+			rd_wlog_after(rd, wb, status);
+		rd_zone_write_unlock(zone);
 		return status;
 	case REQ_OP_ZONE_RESET:
 	case REQ_OP_ZONE_RESET_ALL:
 	case REQ_OP_ZONE_OPEN:
 	case REQ_OP_ZONE_CLOSE:
 	case REQ_OP_ZONE_FINISH:
-		return rd_zone_mgmt(rd->zones, store, bio);
+		return rd_zone_mgmt(rd->zones, store, bio, wb ? rd_zone_logged : NULL, rd);
 	default:
 		/*
 		 * Zone appends among them: the block layer emulates them with
-		 * writes at the write pointer (compat.h), so none comes here
+		 * writes at the write pointer (compat.h), so none comes here;
+		 * such a write is logged at the sector where the append landed
 		 */
 		return drop ? BLK_STS_OK : rd_dispatch(rd, store, bio);
 	}
@@ -351,7 +370,7 @@ static blk_status_t rd_dispatch_zoned(struct rd_device *rd, struct rd_store *sto
  * reason, with the same power_gen.
  */
 static blk_status_t rd_submit_bio_cached(struct rd_device *rd, struct bio *bio,
-					 unsigned long power_gen, bool drop)
+					 unsigned long power_gen, bool drop, struct rd_wlog_bio *wb)
 {
 	blk_status_t status;
 
@@ -360,7 +379,7 @@ static blk_status_t rd_submit_bio_cached(struct rd_device *rd, struct bio *bio,
 		this_cpu_inc(rd->stats->cut_errors);
 		status = BLK_STS_IOERR;
 	} else if (unlikely(rd->zones)) {
-		status = rd_dispatch_zoned(rd, rd->top, bio, drop);
+		status = rd_dispatch_zoned(rd, rd->top, bio, drop, wb);
 	} else {
 		status = rd_dispatch(rd, rd->top, bio);
 	}
@@ -479,9 +498,9 @@ static noinline void rd_submit_bio_layered(struct rd_device *rd, struct bio *bio
 		goto end;
 	}
 	if (rd->cache)
-		status = rd_submit_bio_cached(rd, bio, power_gen, drop);
+		status = rd_submit_bio_cached(rd, bio, power_gen, drop, logged ? &wb : NULL);
 	else if (rd->zones)
-		status = rd_dispatch_zoned(rd, rd->top, bio, drop);
+		status = rd_dispatch_zoned(rd, rd->top, bio, drop, logged ? &wb : NULL);
 	else
 		status = rd_dispatch(rd, rd->top, bio);
 	rd_bio_set_status(bio, status);
@@ -514,7 +533,7 @@ void rd_submit_bio(struct bio *bio)
 		if (rd_cache_refuses_nowait(rd, bio))
 			return;
 		power_gen = READ_ONCE(rd->power_gen);
-		rd_bio_set_status(bio, rd_submit_bio_cached(rd, bio, power_gen, false));
+		rd_bio_set_status(bio, rd_submit_bio_cached(rd, bio, power_gen, false, NULL));
 	}
 	rd_end_bio(rd, bio, power_gen);
 }

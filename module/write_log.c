@@ -18,6 +18,18 @@
  * fails is not logged, even where part of it reached the pages (a bad
  * sector in the middle): the caller was told it did not happen.
  *
+ * A zoned device's log holds its zone commands too, so that a replay from
+ * a checkpoint rebuilds its zones: a reset (per zone, a reset of all zones
+ * as one entry per zone it emptied) and a finish, when they succeeded, in
+ * the order the device served them; a command that failed changed nothing
+ * and is not logged, as a write that failed is not. A zone's writes and
+ * commands are logged under its mutex (io.c), so their order in the log is
+ * the zone's. Open and close are not logged: they move no data and no
+ * write pointer, a power cycle (or a rollback) closes every open zone, and
+ * a replay's writes open zones implicitly. A zone append reaches the
+ * device as a write at the write pointer (the block layer emulates it),
+ * so it is logged as a write where it landed.
+ *
  * Entries are ordered by one mutex, the writer's only shared point: the
  * log is a testing aid, and a bio-based driver may sleep in submit_bio.
  * A bio that must not wait (REQ_NOWAIT) is sent to retry from a context
@@ -275,13 +287,34 @@ void rd_wlog_after(struct rd_device *rd, struct rd_wlog_bio *wb, blk_status_t st
 			WRITE_ONCE(item->flags, item->flags & ~RAMDISK_WLOG_FAILED);
 		mutex_unlock(&log->lock);
 	}
+	wb->flush_seq = U64_MAX;
 	item = wb->entry;
 	if (!item)
 		return;
+	wb->entry = NULL;
 	if (status)
 		rd_wlog_item_free(item);
 	else
 		rd_wlog_append(rd, log, item, NULL);
+}
+
+void rd_wlog_zone(struct rd_device *rd, u16 type, sector_t sector, sector_t nr_sectors)
+{
+	struct rd_wlog *log = READ_ONCE(rd->wlog_rec);
+	struct rd_wlog_item *item;
+
+	if (!log || READ_ONCE(log->state) != RAMDISK_WLOG_RECORDING)
+		return;
+	item = kzalloc(sizeof(*item), GFP_NOIO | __GFP_NOWARN);
+	if (!item) {
+		rd_wlog_out_of_memory(rd, log);
+		return;
+	}
+	item->type = type;
+	item->sector = sector;
+	/* a zone is at most 2^31 sectors (zones.c) */
+	item->nr_sectors = nr_sectors;
+	rd_wlog_append(rd, log, item, NULL);
 }
 
 /*
@@ -343,11 +376,6 @@ static int rd_wlog_start(struct rd_device *rd, const char *who, const char *ck, 
 		pr_warn("%s: the write log is %s; clear it first (it is lost then)\n", who,
 			rd_wlog_state_name(rd));
 		return -EBUSY;
-	}
-	/* its entries have no zone commands, so a replay would not hold */
-	if (rd->zones) {
-		pr_warn("%s: a zoned device keeps no write log\n", who);
-		return -EOPNOTSUPP;
 	}
 	log = kzalloc(sizeof(*log), GFP_KERNEL);
 	if (!log)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The write log of a device: each write, discard, write-zeroes and flush
- * it acknowledged, in order, with the data of each write, and the marks a
- * workload wrote, from the moment it was started (usually together with a
- * checkpoint) until it was stopped or outgrew its limit. Userspace reads
+ * it acknowledged, and on a zoned device each zone it reset or finished,
+ * in order, with the data of each write, and the marks a workload wrote,
+ * from the moment it was started (usually together with a checkpoint)
+ * until it was stopped or outgrew its limit. Userspace reads
  * it with RAMDISK_IOC_WLOG_READ; a checkpoint plus the log rebuilds any
  * state the device went through, and any state a crash could have left.
  * A power cut of a writeback device ends it ("cut"): the cut is the crash
@@ -53,9 +54,18 @@ bool rd_wlog_before(struct rd_device *rd, struct bio *bio, struct rd_wlog_bio *w
 /*
  * status is what the device did with this bio alone: its bi_status may
  * already hold the error of a bio chained to it, which says nothing of
- * whether this one's data landed.
+ * whether this one's data landed. A second call for the same wb does
+ * nothing: a zoned device logs a write under its zone's mutex, and the
+ * submit path's own call after it finds the work done.
  */
 void rd_wlog_after(struct rd_device *rd, struct rd_wlog_bio *wb, blk_status_t status);
+/*
+ * A zone management command that succeeded, on the submit path of a bio
+ * that rd_wlog_before() saw: type RAMDISK_WLOG_ZONE_RESET or _FINISH of
+ * the zone at sector, nr_sectors long. Called with the zone's mutex held
+ * (zones.h), never with REQ_NOWAIT.
+ */
+void rd_wlog_zone(struct rd_device *rd, u16 type, sector_t sector, sector_t nr_sectors);
 
 /* The device's log with a reference, or NULL: under rd_lock. */
 struct rd_wlog *rd_wlog_get(struct rd_device *rd);

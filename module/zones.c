@@ -654,11 +654,16 @@ void rd_zone_write_end(struct rd_zones *z, struct rd_zone *zone, struct rd_store
 		zone->cond = BLK_ZONE_COND_EMPTY;
 	}
 	spin_unlock(&z->lock);
-	mutex_unlock(&zone->lock);
 }
 
-/* With the zone's mutex held: back to empty, its pages freed. */
-static void rd_zone_reset(struct rd_zones *z, struct rd_zone *zone, struct rd_store *store)
+void rd_zone_write_unlock(struct rd_zone *zone)
+{
+	if (zone)
+		mutex_unlock(&zone->lock);
+}
+
+/* With the zone's mutex held: back to empty, its pages freed; false if it was empty. */
+static bool rd_zone_reset(struct rd_zones *z, struct rd_zone *zone, struct rd_store *store)
 {
 	sector_t start = rd_zone_start(z, zone);
 	u8 cond;
@@ -667,7 +672,7 @@ static void rd_zone_reset(struct rd_zones *z, struct rd_zone *zone, struct rd_st
 	cond = zone->cond;
 	spin_unlock(&z->lock);
 	if (cond == BLK_ZONE_COND_EMPTY)
-		return;
+		return false;
 	/* saved empty first: data a crash leaves past the pointer is cleared at attach */
 	rd_zone_save(z, zone, 0);
 	rd_zone_clear(store, start, 1ULL << z->shift, false);
@@ -677,6 +682,7 @@ static void rd_zone_reset(struct rd_zones *z, struct rd_zone *zone, struct rd_st
 	zone->wp = start;
 	z->resets++;
 	spin_unlock(&z->lock);
+	return true;
 }
 
 /* With the zone's mutex held. Under z->lock. */
@@ -720,12 +726,16 @@ static blk_status_t rd_zone_close_cmd_locked(struct rd_zones *z, struct rd_zone 
 /*
  * Management commands come from ioctls and file systems, in contexts that
  * may sleep, never with REQ_NOWAIT: each waits for the write in progress
- * on its zone.
+ * on its zone. A reset of all zones takes them one at a time, and tells
+ * done of each it emptied: one that was empty already changed no more
+ * than it would have by being left alone.
  */
-blk_status_t rd_zone_mgmt(struct rd_zones *z, struct rd_store *store, struct bio *bio)
+blk_status_t rd_zone_mgmt(struct rd_zones *z, struct rd_store *store, struct bio *bio,
+			  rd_zone_done_fn done, void *arg)
 {
 	sector_t sector = bio->bi_iter.bi_sector;
 	unsigned int idx = sector >> z->shift;
+	sector_t len = 1ULL << z->shift;
 	struct rd_zone *zone;
 	blk_status_t status;
 
@@ -733,18 +743,22 @@ blk_status_t rd_zone_mgmt(struct rd_zones *z, struct rd_store *store, struct bio
 		for (idx = z->nr_conv; idx < z->nr_zones; idx++) {
 			zone = &z->zones[idx];
 			mutex_lock(&zone->lock);
-			rd_zone_reset(z, zone, store);
+			if (rd_zone_reset(z, zone, store) && done)
+				done(arg, REQ_OP_ZONE_RESET, rd_zone_start(z, zone), len);
 			mutex_unlock(&zone->lock);
 		}
 		return BLK_STS_OK;
 	}
 	/* a command names a sequential zone by its first sector */
-	if (idx >= z->nr_zones || idx < z->nr_conv || (sector & ((1ULL << z->shift) - 1)))
+	if (idx >= z->nr_zones || idx < z->nr_conv || (sector & (len - 1)))
 		return BLK_STS_IOERR;
 	zone = &z->zones[idx];
 	mutex_lock(&zone->lock);
 	if (bio_op(bio) == REQ_OP_ZONE_RESET) {
+		/* the command as given, an empty zone's too: it succeeded */
 		rd_zone_reset(z, zone, store);
+		if (done)
+			done(arg, REQ_OP_ZONE_RESET, sector, len);
 		mutex_unlock(&zone->lock);
 		return BLK_STS_OK;
 	}
@@ -764,6 +778,9 @@ blk_status_t rd_zone_mgmt(struct rd_zones *z, struct rd_store *store, struct bio
 		break;
 	}
 	spin_unlock(&z->lock);
+	/* open and close change no data and no write pointer: nothing to log */
+	if (!status && bio_op(bio) == REQ_OP_ZONE_FINISH && done)
+		done(arg, REQ_OP_ZONE_FINISH, sector, len);
 	mutex_unlock(&zone->lock);
 	return status;
 }

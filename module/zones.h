@@ -62,10 +62,12 @@ void rd_zones_get(struct rd_zones *zones, unsigned int idx, struct blk_zone *out
  * A write or write-zeroes bio, which the block layer has already cut at
  * zone boundaries. rd_zone_write_begin() returns BLK_STS_OK when it may be
  * served now, with *zone the sequential zone it writes (NULL for a
- * conventional one), which it holds until rd_zone_write_end(); else the
+ * conventional one), which it holds until rd_zone_write_unlock(); else the
  * status a zoned disk gives. rd_zone_write_end() moves the write pointer
  * past a write that succeeded, and clears from the store what a failed
- * one left past it, so that a zone reads zeros past its write pointer.
+ * one left past it, so that a zone reads zeros past its write pointer;
+ * the caller then logs the write, if the device keeps a write log, before
+ * rd_zone_write_unlock() lets a management command reach the zone.
  */
 blk_status_t rd_zone_write_begin(struct rd_zones *zones, struct bio *bio, struct rd_zone **zone);
 /*
@@ -80,9 +82,25 @@ int rd_zone_write_durable_below(struct rd_zones *zones, struct rd_zone *zone,
 				struct rd_store *store, struct bio *bio);
 void rd_zone_write_end(struct rd_zones *zones, struct rd_zone *zone, struct rd_store *store,
 		       struct bio *bio, blk_status_t status);
+void rd_zone_write_unlock(struct rd_zone *zone);
 
-/* REQ_OP_ZONE_RESET, _RESET_ALL, _OPEN, _CLOSE and _FINISH; a reset frees the zone's pages */
-blk_status_t rd_zone_mgmt(struct rd_zones *zones, struct rd_store *store, struct bio *bio);
+/*
+ * What a management command did, for the write log: called with the
+ * zone's mutex held, so that its entry and those of the writes to the zone
+ * go in the order the device served them. op is REQ_OP_ZONE_RESET for
+ * each zone reset (by a reset of all zones: each sequential zone that was
+ * not empty) and REQ_OP_ZONE_FINISH for a zone finished; start and nr are
+ * the zone's sectors. Not called for a command that failed, nor for open
+ * and close.
+ */
+typedef void (*rd_zone_done_fn)(void *arg, enum req_op op, sector_t start, sector_t nr);
+
+/*
+ * REQ_OP_ZONE_RESET, _RESET_ALL, _OPEN, _CLOSE and _FINISH; a reset frees
+ * the zone's pages. done, with arg, may be NULL.
+ */
+blk_status_t rd_zone_mgmt(struct rd_zones *zones, struct rd_store *store, struct bio *bio,
+			  rd_zone_done_fn done, void *arg);
 
 /*
  * A power cut in writeback mode (dev.c). rd_zones_cut_begin() before the

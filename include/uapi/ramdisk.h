@@ -60,8 +60,11 @@ struct ramdisk_extents {
 
 /*
  * The write log (configfs write_log): what the device acknowledged, in
- * order. One entry per write, discard, write-zeroes, flush and mark.
- * Sectors count 512 bytes from the start of the whole disk.
+ * order. One entry per write, discard, write-zeroes, flush and mark, and on
+ * a zoned device per zone reset and finished. Sectors count 512 bytes from
+ * the start of the whole disk. A zone append is a write at the sector where
+ * it landed; zone open and close are not logged (they change no data and
+ * no write pointer, and a power cycle closes every zone).
  */
 enum ramdisk_wlog_type {
 	RAMDISK_WLOG_WRITE = 1, /* data_len bytes of data at sector */
@@ -69,6 +72,14 @@ enum ramdisk_wlog_type {
 	RAMDISK_WLOG_WRITE_ZEROES = 3, /* likewise */
 	RAMDISK_WLOG_FLUSH = 4, /* logged when submitted: what completed before is durable */
 	RAMDISK_WLOG_MARK = 5, /* data_len bytes of text the workload wrote */
+	/*
+	 * The sequential zone at sector (its start), nr_sectors long, was
+	 * reset: empty, its write pointer at its start, and it reads zeros.
+	 * A reset of all zones is one entry per sequential zone it emptied.
+	 */
+	RAMDISK_WLOG_ZONE_RESET = 6,
+	/* The zone at sector, nr_sectors long, was finished: full, its data as it was. */
+	RAMDISK_WLOG_ZONE_FINISH = 7,
 };
 
 /* entry flags */

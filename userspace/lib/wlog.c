@@ -2,6 +2,8 @@
 /* Reading a write log (wlog.h). */
 #include "wlog.h"
 
+#include "dmlw.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,9 +14,13 @@
 #define WLOG_DATA_ROOM (4u << 20)
 
 static const char *const type_names[] = {
-	[RAMDISK_WLOG_WRITE] = "write",		[RAMDISK_WLOG_DISCARD] = "discard",
-	[RAMDISK_WLOG_WRITE_ZEROES] = "zeroes", [RAMDISK_WLOG_FLUSH] = "flush",
+	[RAMDISK_WLOG_WRITE] = "write",
+	[RAMDISK_WLOG_DISCARD] = "discard",
+	[RAMDISK_WLOG_WRITE_ZEROES] = "zeroes",
+	[RAMDISK_WLOG_FLUSH] = "flush",
 	[RAMDISK_WLOG_MARK] = "mark",
+	[RAMDISK_WLOG_ZONE_RESET] = "zone-reset",
+	[RAMDISK_WLOG_ZONE_FINISH] = "zone-finish",
 };
 
 const char *wlog_type_name(unsigned int type)
@@ -106,4 +112,57 @@ out:
 		return -1;
 	}
 	return 0;
+}
+
+int wlog_export_dmlw(const struct wlog *w, uint32_t bs, const char *file)
+{
+	struct dmlw_writer d;
+	char text[512] = "";
+	size_t i;
+
+	if (dmlw_open(&d, file, bs))
+		return -1;
+	for (i = 0; i < w->n; i++) {
+		const struct ramdisk_wlog_entry *e = &w->e[i];
+		const void *data = NULL;
+		uint64_t flags = 0;
+		size_t len;
+
+		switch (e->type) {
+		case RAMDISK_WLOG_FLUSH:
+			if (e->flags & RAMDISK_WLOG_FAILED)
+				continue;
+			flags = DMLW_FLUSH;
+			break;
+		case RAMDISK_WLOG_MARK:
+			flags = DMLW_MARK;
+			len = e->data_len < sizeof(text) - 1 ? e->data_len : sizeof(text) - 1;
+			memcpy(text, w->data + e->data_offset, len);
+			text[len] = '\0';
+			break;
+		case RAMDISK_WLOG_DISCARD:
+		case RAMDISK_WLOG_ZONE_RESET:
+			flags = DMLW_DISCARD;
+			break;
+		case RAMDISK_WLOG_WRITE:
+			data = w->data + e->data_offset;
+			break;
+		case RAMDISK_WLOG_WRITE_ZEROES:
+			break;
+		default:
+			/* a zone finish moves no data; nor would a type of a later module */
+			continue;
+		}
+		if (e->flags & RAMDISK_WLOG_FUA)
+			flags |= DMLW_FUA;
+		if (dmlw_add(&d, flags, e->sector, e->type == RAMDISK_WLOG_MARK ? 0 : e->nr_sectors,
+			     data, text))
+			goto fail;
+	}
+	if (w->state == RAMDISK_WLOG_CUT && dmlw_add(&d, DMLW_MARK, 0, 0, NULL, "power-cut"))
+		goto fail;
+	return dmlw_close(&d);
+fail:
+	dmlw_abandon(&d);
+	return -1;
 }

@@ -28,9 +28,26 @@ struct wlog {
  */
 int wlog_read(int fd, struct wlog *w);
 void wlog_free(struct wlog *w);
-/* "write", "discard", "zeroes", "flush", "mark" or "?" */
+/* "write", "discard", "zeroes", "flush", "mark", "zone-reset", "zone-finish" or "?" */
 const char *wlog_type_name(unsigned int type);
-/* Whether the entry changes data: a write, discard or write-zeroes. */
+/*
+ * Whether the entry changes data: a write, discard or write-zeroes. A
+ * zone reset also leaves its zone reading zeros, but rdcrash, which builds
+ * crash states from these, takes no zoned device.
+ */
 int wlog_is_data(const struct ramdisk_wlog_entry *e);
+
+/*
+ * The log in dm-log-writes' format (dmlw.h), in blocks of bs bytes, into
+ * file. A write-zeroes becomes a write of zeros, which any replay target
+ * honours; a flush that failed is left out, since it made nothing
+ * durable; a zone reset becomes a discard of the zone (dm-log-writes has
+ * no zone commands, and a ramdisk reads zeros where it discarded, as a
+ * reset zone does) and a zone finish nothing, so a replay gives the data
+ * and not the write pointers. A log that a power cut ended gets a last
+ * entry, the mark "power-cut": the crash point, which replay-log's
+ * --end-mark finds. 0, or -1 with errno (the file is left as it is).
+ */
+int wlog_export_dmlw(const struct wlog *w, uint32_t bs, const char *file);
 
 #endif /* RAMDISK_WLOG_H */

@@ -9,7 +9,6 @@
 
 #include "attr_file.h"
 #include "configured.h"
-#include "dmlw.h"
 #include "help.h"
 #include "module_check.h"
 #include "table.h"
@@ -86,69 +85,6 @@ static int print_entries(const struct wlog *w, const struct table_style *style)
 			epoch++;
 	}
 	return table_print(tb, style);
-}
-
-/*
- * The log in dm-log-writes' format (lib/dmlw.h). A write-zeroes becomes a
- * write of zeros, which any replay target honours; a flush that failed is
- * left out, since it made nothing durable. A log that a power cut ended
- * gets a last entry, the mark "power-cut": the crash point, which
- * replay-log's --end-mark finds.
- */
-static int export_dmlw(const char *cmd, const struct wlog *w, uint32_t bs, const char *file)
-{
-	struct dmlw_writer d;
-	char text[512] = "";
-	size_t i;
-
-	if (dmlw_open(&d, file, bs)) {
-		warn("%s: %s", cmd, file);
-		return RC_ERROR;
-	}
-	for (i = 0; i < w->n; i++) {
-		const struct ramdisk_wlog_entry *e = &w->e[i];
-		const void *data = NULL;
-		uint64_t flags = 0;
-		size_t len;
-
-		switch (e->type) {
-		case RAMDISK_WLOG_FLUSH:
-			if (e->flags & RAMDISK_WLOG_FAILED)
-				continue;
-			flags = DMLW_FLUSH;
-			break;
-		case RAMDISK_WLOG_MARK:
-			flags = DMLW_MARK;
-			len = e->data_len < sizeof(text) - 1 ? e->data_len : sizeof(text) - 1;
-			memcpy(text, w->data + e->data_offset, len);
-			text[len] = '\0';
-			break;
-		case RAMDISK_WLOG_DISCARD:
-			flags = DMLW_DISCARD;
-			break;
-		case RAMDISK_WLOG_WRITE:
-			data = w->data + e->data_offset;
-			break;
-		default:
-			break;
-		}
-		if (e->flags & RAMDISK_WLOG_FUA)
-			flags |= DMLW_FUA;
-		if (dmlw_add(&d, flags, e->sector, e->type == RAMDISK_WLOG_MARK ? 0 : e->nr_sectors,
-			     data, text))
-			goto fail;
-	}
-	if (w->state == RAMDISK_WLOG_CUT && dmlw_add(&d, DMLW_MARK, 0, 0, NULL, "power-cut"))
-		goto fail;
-	if (dmlw_close(&d)) {
-		warn("%s: writing %s", cmd, file);
-		return RC_ERROR;
-	}
-	return RC_OK;
-fail:
-	warn("%s: writing %s", cmd, file);
-	dmlw_abandon(&d);
-	return RC_ERROR;
 }
 
 /* What the module's refusal of a write_log line means. */
@@ -294,7 +230,12 @@ int cmd_wlog(int argc, char **argv)
 			if (w.state == RAMDISK_WLOG_RECORDING)
 				warnx("wlog: %s: the log still records: exported up to entry %zu",
 				      d.name, w.n);
-			rc = export_dmlw("wlog", &w, (uint32_t)bs, argv[optind]);
+			/* zone resets as discards, finishes left out (lib/wlog.h) */
+			rc = RC_OK;
+			if (wlog_export_dmlw(&w, (uint32_t)bs, argv[optind])) {
+				warn("wlog: writing %s", argv[optind]);
+				rc = RC_ERROR;
+			}
 		}
 	}
 	wlog_free(&w);

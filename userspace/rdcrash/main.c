@@ -731,15 +731,15 @@ static int cmd_run(struct opts *o)
 	}
 	/*
 	 * rdcrash refuses a zoned device: its crash states are clones of
-	 * checkpoints with writes of the write log replayed on them, and the
-	 * module keeps no write log of a zoned device (its entries hold no
-	 * zone commands); the states would also have to keep, in each
-	 * sequential zone, only a prefix of the epoch's writes to it.
+	 * checkpoints with writes of the write log replayed on them, and
+	 * though the log of a zoned device holds its zone resets and
+	 * finishes, the model does not yet keep, in each sequential zone,
+	 * only a prefix of the epoch's writes to it (issue 44).
 	 */
 	if (target_is_zoned(tp)) {
-		warnx("%s: a host-managed zoned device: rdcrash builds its crash states from "
-		      "the write log, which a zoned device does not keep; run it on a device "
-		      "without zones",
+		warnx("%s: a host-managed zoned device: rdcrash does not build crash states of "
+		      "zoned devices yet (a state must keep a prefix of each zone's writes); run "
+		      "it on a device without zones",
 		      tp->item);
 		return RC_ERROR;
 	}

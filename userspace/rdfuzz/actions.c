@@ -701,13 +701,12 @@ static int do_attr(struct fuzz *f, struct slot *s, const char *attr, const struc
 	fuzz_log(f, " %s", strerror(err));
 	/*
 	 * configfs itself answers an empty write with EFAULT; reserved memory
-	 * and clones take no checkpoints, and zoned devices keep no write log
+	 * and clones take no checkpoints (nor then start CK)
 	 */
 	first_line(v, text, sizeof(text));
 	if (!errno_in(err, attr_errors) && !(err == EFAULT && !v->len) &&
 	    !(err == EOPNOTSUPP && !strcmp(attr, "checkpoints")) &&
 	    !(err == EOPNOTSUPP && !strcmp(attr, "write_log") && !strncmp(text, "start ", 6)) &&
-	    !(err == EOPNOTSUPP && s->zoned && !strcmp(attr, "write_log")) &&
 	    !(err == ENOTEMPTY && !strcmp(attr, "power")))
 		fuzz_report(f, "%s: unexpected error %s", path, strerror(err));
 	/* only a device that clones start from stays powered so */

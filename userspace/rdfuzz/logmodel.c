@@ -7,7 +7,9 @@
  * them, in that order, with the data rdfuzz wrote. A write the block layer
  * split comes as several entries, in any order among themselves, which
  * together cover it. Flushes come from the busy thread too: they are
- * skipped. The log is read with rdfuzz's own code, so that a bug shared
+ * skipped. So are a zoned device's zone resets and finishes, once their
+ * shape is checked: rdfuzz sends no zone command, and a reset that
+ * changed data behind its back would show in the shadow's reads. The log is read with rdfuzz's own code, so that a bug shared
  * with ramdiskctl or rdcrash cannot hide.
  */
 #include "ramdisk.h"
@@ -192,8 +194,16 @@ static void walk_entry(struct walk *w, const struct ramdisk_wlog_entry *e,
 	w->data_bytes += e->data_len;
 	if (w->bad || e->type == RAMDISK_WLOG_FLUSH)
 		return;
-	if (e->type < RAMDISK_WLOG_WRITE || e->type > RAMDISK_WLOG_MARK) {
+	if (e->type < RAMDISK_WLOG_WRITE || e->type > RAMDISK_WLOG_ZONE_FINISH) {
 		walk_bad(w, e, "a type the log does not have");
+		return;
+	}
+	if (e->type == RAMDISK_WLOG_ZONE_RESET || e->type == RAMDISK_WLOG_ZONE_FINISH) {
+		/* a zone: whole, a power of two of sectors, with no data */
+		if (!w->s->zoned || e->data_len || !e->nr_sectors ||
+		    (e->nr_sectors & (e->nr_sectors - 1)) || e->sector % e->nr_sectors)
+			walk_bad(w, e,
+				 "a zone command that names no zone, or on a device without zones");
 		return;
 	}
 	if (w->m->unsure)

@@ -6,9 +6,15 @@
  *
  *   wlog-replay [--to-mark TEXT] DEV IMAGE
  *	reads DEV's write log with RAMDISK_IOC_WLOG_READ and applies its
- *	writes, discards and write-zeroes, in order, onto IMAGE (a file or a
- *	device that holds the log's base: the checkpoint it started with),
- *	up to the first mark TEXT (exit 3 when there is none) or to the end.
+ *	writes, discards, write-zeroes and zone resets and finishes, in
+ *	order, onto IMAGE (a file or a device that holds the log's base: the
+ *	checkpoint it started with), up to the first mark TEXT (exit 3 when
+ *	there is none) or to the end. On a file or a device without zones a
+ *	zone reset is zeros over the zone and a finish nothing (the data
+ *	alone); on a zoned IMAGE (a clone of the checkpoint) they are
+ *	BLKRESETZONE and BLKFINISHZONE, data goes with O_DIRECT, a discard is
+ *	BLKDISCARD and a write-zeroes a write of zeros, so that its zones
+ *	end as DEV's did.
  *
  *   wlog-replay --cut AFTER [--strict] DEV IMAGE
  *	for a log a power cut ended: IMAGE gets what the cut may not lose
@@ -30,6 +36,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <linux/blkzoned.h>
 #include <linux/fs.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -46,6 +53,8 @@
 #define BATCH 1024
 
 static const char *prog = "wlog-replay";
+/* IMAGE is a zoned block device: written with O_DIRECT, zones by command */
+static bool img_zoned;
 
 struct reader {
 	int fd;
@@ -134,6 +143,14 @@ static const struct ramdisk_wlog_entry *reader_next(struct reader *r, const unsi
 static void check_entry(const struct ramdisk_wlog_entry *e, uint64_t dev_sectors)
 {
 	switch (e->type) {
+	case RAMDISK_WLOG_ZONE_RESET:
+	case RAMDISK_WLOG_ZONE_FINISH:
+		/* a whole zone: a power of two of sectors, at its start */
+		if (e->data_len || !e->nr_sectors || (e->nr_sectors & (e->nr_sectors - 1)) ||
+		    e->sector % e->nr_sectors)
+			bad("zone command %llu names no zone (%llu sectors)", e->seq,
+			    e->nr_sectors);
+		break;
 	case RAMDISK_WLOG_WRITE:
 		if ((uint64_t)e->data_len != e->nr_sectors * SECTOR || !e->nr_sectors)
 			bad("write %llu: %llu bytes of data", e->seq, e->data_len);
@@ -159,10 +176,29 @@ static void check_entry(const struct ramdisk_wlog_entry *e, uint64_t dev_sectors
 		    e->sector + e->nr_sectors);
 }
 
+/* O_DIRECT wants aligned memory: a zoned IMAGE's data goes through this */
+static void *bounce;
+static uint64_t bounce_len;
+
+static void *aligned(const void *buf, uint64_t len)
+{
+	if (len > bounce_len) {
+		free(bounce);
+		if (posix_memalign(&bounce, 4096, len))
+			die("posix_memalign");
+		bounce_len = len;
+	}
+	if (buf)
+		memcpy(bounce, buf, len);
+	return bounce;
+}
+
 static void put(int fd, const void *buf, uint64_t len, uint64_t off)
 {
 	ssize_t n;
 
+	if (img_zoned)
+		buf = aligned(buf, len);
 	while (len) {
 		n = pwrite(fd, buf, len, off);
 		if (n <= 0)
@@ -175,16 +211,18 @@ static void put(int fd, const void *buf, uint64_t len, uint64_t off)
 
 static void get(int fd, void *buf, uint64_t len, uint64_t off)
 {
+	char *to = img_zoned ? aligned(NULL, len) : buf;
+	uint64_t left = len;
 	ssize_t n;
 
-	while (len) {
-		n = pread(fd, buf, len, off);
+	while (left) {
+		n = pread(fd, to + (len - left), left, off + (len - left));
 		if (n <= 0)
 			die("read");
-		buf = (char *)buf + n;
-		len -= n;
-		off += n;
+		left -= n;
 	}
+	if (to != (char *)buf)
+		memcpy(buf, to, len);
 }
 
 static const unsigned char zeros[1 << 16];
@@ -210,8 +248,41 @@ static uint64_t dev_sectors_of(int fd)
 	return bytes / SECTOR;
 }
 
+/*
+ * A zoned IMAGE: what is not a write, done as DEV was told to, so that
+ * the write pointers and conditions follow (a write of zeros at the
+ * pointer moves it as a write-zeroes did; zeros written over a discarded
+ * range would not be at it).
+ */
+static void zoned_apply(int img, const struct ramdisk_wlog_entry *e)
+{
+	struct blk_zone_range zr = { .sector = e->sector, .nr_sectors = e->nr_sectors };
+	uint64_t range[2] = { e->sector * SECTOR, e->nr_sectors * SECTOR };
+
+	switch (e->type) {
+	case RAMDISK_WLOG_DISCARD:
+		if (ioctl(img, BLKDISCARD, range) < 0)
+			die("BLKDISCARD on the image");
+		break;
+	case RAMDISK_WLOG_WRITE_ZEROES:
+		put_zeros(img, e->sector, e->nr_sectors);
+		break;
+	case RAMDISK_WLOG_ZONE_RESET:
+		if (ioctl(img, BLKRESETZONE, &zr) < 0)
+			die("BLKRESETZONE on the image");
+		break;
+	case RAMDISK_WLOG_ZONE_FINISH:
+		if (ioctl(img, BLKFINISHZONE, &zr) < 0)
+			die("BLKFINISHZONE on the image");
+		break;
+	default:
+		break;
+	}
+}
+
 struct totals {
 	uint64_t entries, writes, fua, flushes, failed, discards, zeroes, marks, bytes;
+	uint64_t resets, finishes;
 };
 
 static void count(struct totals *t, const struct ramdisk_wlog_entry *e)
@@ -233,6 +304,12 @@ static void count(struct totals *t, const struct ramdisk_wlog_entry *e)
 	case RAMDISK_WLOG_WRITE_ZEROES:
 		t->zeroes++;
 		break;
+	case RAMDISK_WLOG_ZONE_RESET:
+		t->resets++;
+		break;
+	case RAMDISK_WLOG_ZONE_FINISH:
+		t->finishes++;
+		break;
 	default:
 		t->marks++;
 	}
@@ -249,12 +326,14 @@ static const char *state_name(uint32_t s)
 static void print_totals(const struct totals *t, const struct reader *r, const char *end)
 {
 	printf("%s: %llu entries (%llu writes of %llu bytes, %llu fua, %llu flushes of which %llu failed, "
-	       "%llu discards, %llu write-zeroes, %llu marks), log %s, replayed to %s\n",
+	       "%llu discards, %llu write-zeroes, %llu marks, %llu zone resets, %llu zone finishes), "
+	       "log %s, replayed to %s\n",
 	       prog, (unsigned long long)t->entries, (unsigned long long)t->writes,
 	       (unsigned long long)t->bytes, (unsigned long long)t->fua,
 	       (unsigned long long)t->flushes, (unsigned long long)t->failed,
 	       (unsigned long long)t->discards, (unsigned long long)t->zeroes,
-	       (unsigned long long)t->marks, state_name(r->state), end);
+	       (unsigned long long)t->marks, (unsigned long long)t->resets,
+	       (unsigned long long)t->finishes, state_name(r->state), end);
 }
 
 /* WLOG_REPLAY_SKIP=last: what the last write replayed overwrote */
@@ -296,7 +375,10 @@ static int replay(int dev, int img, const char *mark, int64_t skip)
 		}
 		if (e->type == RAMDISK_WLOG_WRITE && (int64_t)e->seq != skip)
 			put(img, data, e->data_len, e->sector * SECTOR);
-		else if (e->type == RAMDISK_WLOG_DISCARD || e->type == RAMDISK_WLOG_WRITE_ZEROES)
+		else if (img_zoned)
+			zoned_apply(img, e);
+		else if (e->type == RAMDISK_WLOG_DISCARD || e->type == RAMDISK_WLOG_WRITE_ZEROES ||
+			 e->type == RAMDISK_WLOG_ZONE_RESET)
 			put_zeros(img, e->sector, e->nr_sectors);
 	}
 	if (mark) {
@@ -358,7 +440,8 @@ static int cut_check(int dev, int img, const char *after_path, bool strict, int6
 	close(afd);
 	reader_init(&r, dev);
 	while ((e = reader_next(&r, &data))) {
-		if (e->type == RAMDISK_WLOG_FLUSH || e->type == RAMDISK_WLOG_MARK)
+		if (e->type == RAMDISK_WLOG_FLUSH || e->type == RAMDISK_WLOG_MARK ||
+		    e->type == RAMDISK_WLOG_ZONE_FINISH)
 			continue;
 		if (!durable(e, last_flush) || (int64_t)e->seq == skip)
 			continue;
@@ -408,9 +491,23 @@ static int cut_check(int dev, int img, const char *after_path, bool strict, int6
 	return 0;
 }
 
+/* A block device with zones (BLKGETZONESZ: 0 for one without) */
+static bool image_is_zoned(int fd)
+{
+	unsigned int zone_sectors = 0;
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		die("fstat of the image");
+	return S_ISBLK(st.st_mode) && !ioctl(fd, BLKGETZONESZ, &zone_sectors) && zone_sectors;
+}
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: %s [--to-mark TEXT | --cut AFTER [--strict]] DEV IMAGE\n", prog);
+	fprintf(stderr,
+		"usage: %s [--to-mark TEXT | --cut AFTER [--strict]] DEV IMAGE\n"
+		"  (--cut takes no zoned IMAGE)\n",
+		prog);
 	exit(2);
 }
 
@@ -455,6 +552,15 @@ int main(int argc, char **argv)
 	img = open(argv[optind + 1], O_RDWR);
 	if (img < 0)
 		die(argv[optind + 1]);
+	if (image_is_zoned(img)) {
+		if (after)
+			usage();
+		close(img);
+		img_zoned = true;
+		img = open(argv[optind + 1], O_RDWR | O_DIRECT);
+		if (img < 0)
+			die(argv[optind + 1]);
+	}
 	if (after)
 		ret = cut_check(dev, img, after, strict, skip);
 	else
