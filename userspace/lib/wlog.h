@@ -32,8 +32,8 @@ void wlog_free(struct wlog *w);
 const char *wlog_type_name(unsigned int type);
 /*
  * Whether the entry changes data: a write, discard or write-zeroes. A
- * zone reset also leaves its zone reading zeros, but rdcrash, which builds
- * crash states from these, takes no zoned device.
+ * zone reset also leaves its zone reading zeros; rdcrash's model of a
+ * zoned device takes zone commands apart (rdcrash/crash_zoned.h).
  */
 int wlog_is_data(const struct ramdisk_wlog_entry *e);
 

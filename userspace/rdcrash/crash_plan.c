@@ -2,6 +2,8 @@
 /* Crash states of a write log (crash_plan.h). */
 #include "crash_plan.h"
 
+#include "crash_plan_parts.h"
+#include "crash_zoned.h"
 #include "rng.h"
 
 #include <errno.h>
@@ -19,6 +21,7 @@ int crash_epochs_find(const struct wlog *w, struct crash_epochs *ep)
 	size_t i, k = 0;
 
 	ep->nr = 1;
+	ep->zones = NULL;
 	for (i = 0; i < w->n; i++)
 		ep->nr += is_flush(&w->e[i]);
 	ep->start = calloc(ep->nr + 1, sizeof(*ep->start));
@@ -39,8 +42,7 @@ void crash_epochs_free(struct crash_epochs *ep)
 	ep->nr = 0;
 }
 
-/* The data entries of epoch k: its end, not counting the flush that closes it. */
-static size_t epoch_end(const struct crash_epochs *ep, size_t k)
+size_t crash_epoch_end(const struct crash_epochs *ep, size_t k)
 {
 	size_t end = ep->start[k + 1];
 
@@ -52,7 +54,7 @@ unsigned int crash_epoch_states(const struct wlog *w, const struct crash_epochs 
 {
 	size_t i, data = 0;
 
-	for (i = ep->start[k]; i < epoch_end(ep, k); i++)
+	for (i = ep->start[k]; i < crash_epoch_end(ep, k); i++)
 		data += wlog_is_data(&w->e[i]);
 	/* nothing to choose: the one state is the durable prefix */
 	if (!data)
@@ -60,8 +62,8 @@ unsigned int crash_epoch_states(const struct wlog *w, const struct crash_epochs 
 	return max;
 }
 
-/* An independent stream per (seed, epoch, index): splitmix64 of a mix of the three. */
-static void state_rng(struct rng *r, uint64_t seed, size_t k, unsigned int index)
+/* splitmix64 of a mix of the three */
+void crash_state_rng(struct rng *r, uint64_t seed, size_t k, unsigned int index)
 {
 	struct rng mix;
 
@@ -70,8 +72,7 @@ static void state_rng(struct rng *r, uint64_t seed, size_t k, unsigned int index
 	rng_next(r);
 }
 
-static int add_piece(struct crash_state *st, size_t *room, size_t entry, uint32_t first,
-		     uint32_t nr)
+int crash_add_piece(struct crash_state *st, size_t *room, size_t entry, uint32_t first, uint32_t nr)
 {
 	struct crash_piece *p;
 
@@ -100,7 +101,7 @@ static int add_runs(struct crash_state *st, size_t *room, size_t entry, uint32_t
 			run++;
 			continue;
 		}
-		if (run && add_piece(st, room, entry, (b - run) * per_block, run * per_block))
+		if (run && crash_add_piece(st, room, entry, (b - run) * per_block, run * per_block))
 			return -1;
 		run = 0;
 	}
@@ -123,10 +124,12 @@ static bool keep_masked(void *ctx, uint32_t b)
 int crash_state_make(const struct wlog *w, const struct crash_epochs *ep, size_t k,
 		     unsigned int index, uint64_t seed, uint32_t block, struct crash_state *st)
 {
-	size_t first = ep->start[k], end = epoch_end(ep, k), room = 0, i;
+	size_t first = ep->start[k], end = crash_epoch_end(ep, k), room = 0, i;
 	uint32_t per_block = block >= 512 ? block / 512 : 1;
 	struct rng r;
 
+	if (ep->zones)
+		return zoned_state_make(w, ep, k, index, seed, per_block, st);
 	memset(st, 0, sizeof(*st));
 	st->epoch = k;
 	st->index = index;
@@ -134,7 +137,7 @@ int crash_state_make(const struct wlog *w, const struct crash_epochs *ep, size_t
 		st->cut = end;
 	else if (index == 1 || end == first)
 		st->cut = first;
-	state_rng(&r, seed, k, index);
+	crash_state_rng(&r, seed, k, index);
 	if (index >= 2 && end > first)
 		st->cut = first + 1 + rng_below(&r, end - first);
 
@@ -144,18 +147,8 @@ int crash_state_make(const struct wlog *w, const struct crash_epochs *ep, size_t
 
 		if (!wlog_is_data(e))
 			continue;
-		if (!whole && !rng_below(&r, 2))
-			continue;
-		/* a write of one block, an atomic one, or a discard cannot tear */
-		if (!whole && e->type != RAMDISK_WLOG_DISCARD &&
-		    !(e->flags & RAMDISK_WLOG_ATOMIC) && e->nr_sectors > per_block &&
-		    rng_below(&r, 2)) {
-			if (add_runs(st, &room, i, e->nr_sectors / per_block, per_block, keep_drawn,
-				     &r))
-				goto nomem;
-			continue;
-		}
-		if (add_piece(st, &room, i, 0, e->nr_sectors))
+		if (whole ? crash_add_piece(st, &room, i, 0, e->nr_sectors) :
+			    crash_add_drawn(st, &room, w, i, per_block, &r))
 			goto nomem;
 	}
 	return 0;
@@ -166,35 +159,60 @@ nomem:
 	return -1;
 }
 
-/* A write a crash can tear: not a discard, not atomic, more than one block. */
-static bool tearable(const struct ramdisk_wlog_entry *e, uint32_t per_block)
+int crash_add_drawn(struct crash_state *st, size_t *room, const struct wlog *w, size_t i,
+		    uint32_t per_block, struct rng *r)
+{
+	const struct ramdisk_wlog_entry *e = &w->e[i];
+
+	if (!rng_below(r, 2))
+		return 0;
+	/* a write of one block, an atomic one, or a discard cannot tear */
+	if (crash_tearable(e, per_block) && rng_below(r, 2))
+		return add_runs(st, room, i, e->nr_sectors / per_block, per_block, keep_drawn, r);
+	return crash_add_piece(st, room, i, 0, e->nr_sectors);
+}
+
+int crash_add_choice(struct crash_state *st, size_t *room, const struct wlog *w, size_t i,
+		     uint32_t per_block, uint64_t d)
+{
+	const struct ramdisk_wlog_entry *e = &w->e[i];
+	uint64_t mask = d - 1;
+
+	if (d == 1)
+		return 0;
+	if (d == 0)
+		return crash_add_piece(st, room, i, 0, e->nr_sectors);
+	return add_runs(st, room, i, e->nr_sectors / per_block, per_block, keep_masked, &mask);
+}
+
+bool crash_tearable(const struct ramdisk_wlog_entry *e, uint32_t per_block)
 {
 	return e->type != RAMDISK_WLOG_DISCARD && !(e->flags & RAMDISK_WLOG_ATOMIC) &&
 	       e->nr_sectors > per_block;
 }
 
-static uint64_t mul_sat(uint64_t a, uint64_t b)
+uint64_t crash_mul_sat(uint64_t a, uint64_t b)
 {
 	return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
 }
 
-static uint64_t add_sat(uint64_t a, uint64_t b)
+uint64_t crash_add_sat(uint64_t a, uint64_t b)
 {
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
 /*
- * A write's choices while no FUA write before it is lost: a FUA write is
- * whole (its loss is counted apart); any other is whole or lost, and with
- * tears one of its 2^blocks - 2 proper tears as well: 2^blocks in all.
+ * While no FUA write before it is lost: a FUA write is whole (its loss is
+ * counted apart); any other is whole or lost, and with tears one of its
+ * 2^blocks - 2 proper tears as well: 2^blocks in all.
  */
-static uint64_t choices(const struct ramdisk_wlog_entry *e, uint32_t per_block, bool tears)
+uint64_t crash_choices(const struct ramdisk_wlog_entry *e, uint32_t per_block, bool tears)
 {
 	uint32_t blocks = e->nr_sectors / per_block;
 
 	if (e->flags & RAMDISK_WLOG_FUA)
 		return 1;
-	if (!tears || !tearable(e, per_block))
+	if (!tears || !crash_tearable(e, per_block))
 		return 2;
 	return blocks >= 64 ? UINT64_MAX : 1ull << blocks;
 }
@@ -212,16 +230,16 @@ static uint64_t count_states(const struct wlog *w, size_t first, size_t end, uin
 		if (!wlog_is_data(e))
 			continue;
 		if (e->flags & RAMDISK_WLOG_FUA)
-			total = add_sat(total, prefix);
-		prefix = mul_sat(prefix, choices(e, per_block, tears));
+			total = crash_add_sat(total, prefix);
+		prefix = crash_mul_sat(prefix, crash_choices(e, per_block, tears));
 	}
-	return add_sat(total, prefix);
+	return crash_add_sat(total, prefix);
 }
 
 void crash_epoch_plan(const struct wlog *w, const struct crash_epochs *ep, size_t k, uint32_t block,
 		      unsigned int exhaustive, unsigned int sample, struct crash_epoch_plan *plan)
 {
-	size_t first = ep->start[k], end = epoch_end(ep, k), i;
+	size_t first = ep->start[k], end = crash_epoch_end(ep, k), i;
 	uint32_t per_block = block >= 512 ? block / 512 : 1;
 	uint64_t budget = 1ull << (exhaustive < 16 ? exhaustive : 16);
 
@@ -230,8 +248,13 @@ void crash_epoch_plan(const struct wlog *w, const struct crash_epochs *ep, size_
 	memset(plan, 0, sizeof(*plan));
 	for (i = first; i < end; i++)
 		plan->writes += wlog_is_data(&w->e[i]);
-	plan->exist = count_states(w, first, end, per_block, true);
-	plan->subsets = count_states(w, first, end, per_block, false);
+	if (ep->zones) {
+		plan->exist = zoned_count_states(w, ep, k, per_block, true);
+		plan->subsets = zoned_count_states(w, ep, k, per_block, false);
+	} else {
+		plan->exist = count_states(w, first, end, per_block, true);
+		plan->subsets = count_states(w, first, end, per_block, false);
+	}
 	if (plan->exist <= budget) {
 		plan->cover = CRASH_COVER_ALL;
 		plan->states = (unsigned int)plan->exist;
@@ -248,11 +271,13 @@ int crash_state_enumerate(const struct wlog *w, const struct crash_epochs *ep, s
 			  const struct crash_epoch_plan *plan, uint64_t index, uint32_t block,
 			  struct crash_state *st)
 {
-	size_t first = ep->start[k], end = epoch_end(ep, k), room = 0, limit = end, i;
+	size_t first = ep->start[k], end = crash_epoch_end(ep, k), room = 0, limit = end, i;
 	uint32_t per_block = block >= 512 ? block / 512 : 1;
 	bool tears = plan->cover == CRASH_COVER_ALL;
 	uint64_t all, prefix = 1;
 
+	if (ep->zones)
+		return zoned_state_enumerate(w, ep, k, index, per_block, tears, st);
 	memset(st, 0, sizeof(*st));
 	st->epoch = k;
 	st->index = (unsigned int)index;
@@ -264,7 +289,7 @@ int crash_state_enumerate(const struct wlog *w, const struct crash_epochs *ep, s
 	}
 	for (i = first; i < end; i++)
 		if (wlog_is_data(&w->e[i]) && !(w->e[i].flags & RAMDISK_WLOG_FUA))
-			prefix = mul_sat(prefix, choices(&w->e[i], per_block, tears));
+			prefix = crash_mul_sat(prefix, crash_choices(&w->e[i], per_block, tears));
 	/* prefix is now the block of states that lose no FUA write */
 	if (index >= prefix) {
 		index -= prefix;
@@ -281,26 +306,20 @@ int crash_state_enumerate(const struct wlog *w, const struct crash_epochs *ep, s
 				}
 				index -= prefix;
 			}
-			prefix = mul_sat(prefix, choices(e, per_block, tears));
+			prefix = crash_mul_sat(prefix, crash_choices(e, per_block, tears));
 		}
 	}
 	st->cut = limit;
 	for (i = first; i < limit; i++) {
 		const struct ramdisk_wlog_entry *e = &w->e[i];
-		uint64_t c, d, mask;
+		uint64_t c;
 
 		if (!wlog_is_data(e))
 			continue;
-		c = choices(e, per_block, tears);
-		d = index % c;
-		index /= c;
-		if (d == 1)
-			continue;
-		mask = d - 1;
-		if (d == 0 ? add_piece(st, &room, i, 0, e->nr_sectors) :
-			     add_runs(st, &room, i, e->nr_sectors / per_block, per_block,
-				      keep_masked, &mask))
+		c = crash_choices(e, per_block, tears);
+		if (crash_add_choice(st, &room, w, i, per_block, index % c))
 			goto nomem;
+		index /= c;
 	}
 	return 0;
 

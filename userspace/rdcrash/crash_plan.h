@@ -21,9 +21,21 @@
 
 #include "wlog.h"
 
+/*
+ * The zones of a host-managed zoned device: zone_sectors a power of two,
+ * seq[i] set for each sequential-write-required zone (crash_zoned.h).
+ */
+struct crash_zones {
+	uint64_t zone_sectors;
+	size_t nr;
+	unsigned char *seq;
+};
+
 struct crash_epochs {
 	size_t nr; /* epochs: flushes + 1 */
 	size_t *start; /* first entry of each epoch, and start[nr] = the log's length */
+	/* NULL for a device without zones; set by the caller after crash_epochs_find() */
+	const struct crash_zones *zones;
 };
 
 /* Part of a data entry to apply: sectors [first, first + nr) of it, 512 bytes each. */
@@ -41,7 +53,7 @@ struct crash_state {
 	size_t nr;
 };
 
-/* The epochs of w; 0, or -1 (ENOMEM). */
+/* The epochs of w, zones NULL; 0, or -1 (ENOMEM). */
 int crash_epochs_find(const struct wlog *w, struct crash_epochs *ep);
 void crash_epochs_free(struct crash_epochs *ep);
 /* How many different states epoch k can leave, capped at max. */

@@ -437,6 +437,20 @@ static void print_findings(const struct opts *o, const struct tally *ty, const c
 	fflush(out);
 }
 
+/*
+ * A zoned device's epochs carry its zone map, which z holds (free it with
+ * target_zones_free()); 0, or -1 after a message.
+ */
+static int epochs_zones(const struct target *t, struct crash_epochs *ep, struct crash_zones *z)
+{
+	if (!target_is_zoned(t))
+		return 0;
+	if (target_zones(t, z))
+		return -1;
+	ep->zones = z;
+	return 0;
+}
+
 /* One state on the clone of checkpoint ck: power on, apply, judge, power off. */
 static int check_state(struct target *t, const struct opts *o, const struct wlog *w,
 		       const struct crash_state *st, const struct workload_run *run,
@@ -545,6 +559,7 @@ static int check_log(struct opts *o, struct target *tp, struct workload_run *run
 		     uint32_t bs, time_t t0)
 {
 	struct crash_epoch_plan *plans = NULL;
+	struct crash_zones zones = { 0 };
 	struct crash_epochs ep = { 0 };
 	struct job_result *res = NULL;
 	struct target *workers = NULL;
@@ -564,7 +579,8 @@ static int check_log(struct opts *o, struct target *tp, struct workload_run *run
 	}
 	close(fd);
 	fd = -1;
-	if (crash_epochs_find(&w, &ep) || workload_place_facts(run, &w))
+	if (crash_epochs_find(&w, &ep) || epochs_zones(tp, &ep, &zones) ||
+	    workload_place_facts(run, &w))
 		goto out;
 	fprintf(stderr, "rdcrash: %s on %s: %zu log entries, %zu epochs, seed %" PRIu64 "\n",
 		o->workload, o->fs, w.n, ep.nr, o->seed);
@@ -692,6 +708,7 @@ out:
 	free(dirs);
 	free(plans);
 	crash_epochs_free(&ep);
+	target_zones_free(&zones);
 	wlog_free(&w);
 	return rc;
 }
@@ -729,18 +746,12 @@ static int cmd_run(struct opts *o)
 		      tp->item, mode);
 		return RC_ERROR;
 	}
-	/*
-	 * rdcrash refuses a zoned device: its crash states are clones of
-	 * checkpoints with writes of the write log replayed on them, and
-	 * though the log of a zoned device holds its zone resets and
-	 * finishes, the model does not yet keep, in each sequential zone,
-	 * only a prefix of the epoch's writes to it (issue 44).
-	 */
-	if (target_is_zoned(tp)) {
-		warnx("%s: a host-managed zoned device: rdcrash does not build crash states of "
-		      "zoned devices yet (a state must keep a prefix of each zone's writes); run "
-		      "it on a device without zones",
-		      tp->item);
+	/* a zoned device's states keep a prefix of each zone's writes (crash_zoned.h) */
+	o->fss.zoned = target_is_zoned(tp);
+	if (o->fss.zoned && !o->fss.kind->zoned_mkfs) {
+		warnx("%s: a host-managed zoned device, which %s cannot be made on: btrfs and "
+		      "f2fs can",
+		      tp->item, o->fss.kind->name);
 		return RC_ERROR;
 	}
 	if (tear_unit(tp, &bs))
@@ -842,6 +853,7 @@ static int cmd_check(struct opts *o)
 static int load_state(const struct opts *o, struct target *t, struct wlog *w,
 		      struct crash_epochs *ep, struct crash_state *st)
 {
+	struct crash_zones zones = { 0 };
 	struct crash_epoch_plan plan;
 	int fd, rc = RC_ERROR;
 	uint32_t bs;
@@ -863,6 +875,8 @@ static int load_state(const struct opts *o, struct target *t, struct wlog *w,
 	}
 	if (crash_epochs_find(w, ep))
 		err(RC_ERROR, "out of memory");
+	if (epochs_zones(t, ep, &zones))
+		goto out;
 	if (o->epoch >= ep->nr) {
 		warnx("the log has %zu epochs: --epoch %zu is past them", ep->nr, o->epoch);
 		rc = RC_USAGE;
@@ -880,8 +894,11 @@ static int load_state(const struct opts *o, struct target *t, struct wlog *w,
 	}
 	if (crash_state_build(w, ep, o->epoch, &plan, o->state, o->seed, bs, st))
 		goto out;
+	ep->zones = NULL;
+	target_zones_free(&zones);
 	return RC_OK;
 out:
+	target_zones_free(&zones);
 	crash_epochs_free(ep);
 	wlog_free(w);
 	return rc;
@@ -953,6 +970,15 @@ static int cmd_minimise(struct opts *o)
 	rc = load_state(o, &t, &w, &ep, &st);
 	if (rc)
 		return rc;
+	/* ddmin drops pieces anywhere, which would leave holes in a zone */
+	if (target_is_zoned(&t)) {
+		warnx("%s: a host-managed zoned device: minimise does not shrink its states yet "
+		      "(what a zone keeps must stay a prefix of its writes); rdcrash state "
+		      "rebuilds the state whole",
+		      t.item);
+		rc = RC_ERROR;
+		goto out;
+	}
 	target_clone_forget(&t);
 	if (!o->reproducer) {
 		snprintf(file, sizeof(file), "rdcrash-%zu-%u.dmlw", o->epoch, o->state);
@@ -960,6 +986,7 @@ static int cmd_minimise(struct opts *o)
 	}
 	m = (struct minimise_job){ &t, &o->fss, o->check, o->epoch, o->state, o->reproducer };
 	rc = minimise(&m, &w, &ep, &st);
+out:
 	crash_state_free(&st);
 	crash_epochs_free(&ep);
 	wlog_free(&w);

@@ -4,7 +4,8 @@
  * checked. The parts: target.c drives the device through configfs,
  * apply.c writes log entries to a device, workloads.c runs the built-in
  * workloads and keeps what each promised, verdict.c mounts and checks a
- * state, crash_plan.c chooses the states, jobs.c checks them on several
+ * state, crash_plan.c chooses the states (crash_zoned.c those of a zoned
+ * device), jobs.c checks them on several
  * clones at once, minimise.c shrinks a failing state (ddmin.c) and names
  * the files its writes belong to (fs_objects.c), signals.c catches the
  * signals that stop a run and stop.c keeps the flag they set.
@@ -77,10 +78,13 @@ int target_sys_u64(const struct target *t, const char *what, uint64_t *v);
 int target_mark(const char *path, const char *text);
 /* Whether the disk is host-managed zoned (a disk without the file is not). */
 bool target_is_zoned(const struct target *t);
+/* Which of the disk's zones are sequential (BLKREPORTZONE); 0, or -1 after a message. */
+int target_zones(const struct target *t, struct crash_zones *z);
+void target_zones_free(struct crash_zones *z);
 
 /* --- apply.c ------------------------------------------------------------- */
 
-/* Applies entries [from, to) of w whole (data entries only) to the device at fd. */
+/* Applies entries [from, to) of w whole (data and zone commands) to the device at fd. */
 int apply_entries(int fd, const struct wlog *w, size_t from, size_t to);
 /* Applies a crash state's pieces. 0, or -1 with errno. */
 int apply_state(int fd, const struct wlog *w, const struct crash_state *st);
@@ -126,6 +130,8 @@ struct fs_kind {
 	const char *const *fsck; /* the read-only checker; DEV follows */
 	const char *fsck_label; /* how a failure names it */
 	const char *state_data; /* what each state's mount adds to the user's options */
+	/* mkfs's options on a host-managed zoned device; NULL: it cannot go on one */
+	const char *const *zoned_mkfs;
 };
 
 /* The file system of a run: its kind and the user's options. */
@@ -135,6 +141,7 @@ struct fs_setup {
 	const char *mount_options; /* as given; or NULL */
 	unsigned long mount_flags; /* the generic ones of mount_options (MS_*) */
 	char mount_data[512]; /* the rest, for the file system */
+	bool zoned; /* made on a host-managed zoned device: kind->zoned_mkfs apply */
 };
 
 /* The kind called name, or NULL; fs_names() lists them for a message. */

@@ -8,11 +8,14 @@
 #include <dirent.h>
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <linux/blkzoned.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -299,4 +302,59 @@ bool target_is_zoned(const struct target *t)
 
 	snprintf(path, sizeof(path), "/sys/block/%s/queue/zoned", t->dev + 5);
 	return !attr_read_line(path, buf, sizeof(buf)) && !strcmp(buf, "host-managed");
+}
+
+int target_zones(const struct target *t, struct crash_zones *z)
+{
+	enum { BATCH = 256 };
+	struct blk_zone_report *r;
+	uint32_t nr, size;
+	uint64_t sector = 0;
+	size_t i, done = 0;
+	int fd;
+
+	memset(z, 0, sizeof(*z));
+	fd = open(t->dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		warn("%s", t->dev);
+		return -1;
+	}
+	r = malloc(sizeof(*r) + BATCH * sizeof(struct blk_zone));
+	if (ioctl(fd, BLKGETNRZONES, &nr) || ioctl(fd, BLKGETZONESZ, &size) || !nr || !size) {
+		warn("%s: its zones", t->dev);
+		goto fail;
+	}
+	z->zone_sectors = size;
+	z->nr = nr;
+	z->seq = calloc(nr, 1);
+	if (!r || !z->seq)
+		err(RC_ERROR, "out of memory");
+	while (done < nr) {
+		memset(r, 0, sizeof(*r));
+		r->sector = sector;
+		r->nr_zones = BATCH;
+		if (ioctl(fd, BLKREPORTZONE, r) || !r->nr_zones) {
+			warn("%s: report of its zones from sector %" PRIu64, t->dev, sector);
+			goto fail;
+		}
+		for (i = 0; i < r->nr_zones && done < nr; i++, done++) {
+			z->seq[done] = r->zones[i].type == BLK_ZONE_TYPE_SEQWRITE_REQ;
+			sector = r->zones[i].start + r->zones[i].len;
+		}
+	}
+	free(r);
+	close(fd);
+	return 0;
+fail:
+	free(r);
+	free(z->seq);
+	z->seq = NULL;
+	close(fd);
+	return -1;
+}
+
+void target_zones_free(struct crash_zones *z)
+{
+	free(z->seq);
+	memset(z, 0, sizeof(*z));
 }

@@ -109,19 +109,22 @@ static const char *const mkfs_ext4[] = { "mkfs.ext4", "-q", "-F", "-E", "nodisca
 static const char *const mkfs_xfs[] = { "mkfs.xfs", "-q", "-f", "-K", NULL };
 static const char *const mkfs_btrfs[] = { "mkfs.btrfs", "-q", "-f", "-K", NULL };
 static const char *const mkfs_f2fs[] = { "mkfs.f2fs", "-q", "-f", "-t", "0", NULL };
+/* on a host-managed zoned device: btrfs's zoned mode, f2fs's multi-device (-m) form */
+static const char *const zoned_btrfs[] = { "-O", "zoned", NULL };
+static const char *const zoned_f2fs[] = { "-m", NULL };
 static const char *const fsck_ext[] = { "e2fsck", "-fn", NULL };
 static const char *const fsck_xfs[] = { "xfs_repair", "-n", NULL };
 static const char *const fsck_btrfs[] = { "btrfs", "check", "--readonly", NULL };
 static const char *const fsck_f2fs[] = { "fsck.f2fs", "-f", "--dry-run", NULL };
 
 static const struct fs_kind kinds[] = {
-	{ "ext2", mkfs_ext2, fsck_ext, "e2fsck -n", NULL },
-	{ "ext3", mkfs_ext3, fsck_ext, "e2fsck -n", NULL },
-	{ "ext4", mkfs_ext4, fsck_ext, "e2fsck -n", NULL },
+	{ "ext2", mkfs_ext2, fsck_ext, "e2fsck -n", NULL, NULL },
+	{ "ext3", mkfs_ext3, fsck_ext, "e2fsck -n", NULL, NULL },
+	{ "ext4", mkfs_ext4, fsck_ext, "e2fsck -n", NULL, NULL },
 	/* a clone has its origin's UUID, which xfs refuses twice in one system */
-	{ "xfs", mkfs_xfs, fsck_xfs, "xfs_repair -n", "nouuid" },
-	{ "btrfs", mkfs_btrfs, fsck_btrfs, "btrfs check --readonly", NULL },
-	{ "f2fs", mkfs_f2fs, fsck_f2fs, "fsck.f2fs --dry-run", NULL },
+	{ "xfs", mkfs_xfs, fsck_xfs, "xfs_repair -n", "nouuid", NULL },
+	{ "btrfs", mkfs_btrfs, fsck_btrfs, "btrfs check --readonly", NULL, zoned_btrfs },
+	{ "f2fs", mkfs_f2fs, fsck_f2fs, "fsck.f2fs --dry-run", NULL, zoned_f2fs },
 };
 
 const struct fs_kind *fs_find(const char *name)
@@ -226,6 +229,8 @@ int fs_make(const struct fs_setup *fs, const char *dev)
 
 	for (i = 0; fs->kind->mkfs[i]; i++)
 		argv[n++] = (char *)fs->kind->mkfs[i];
+	for (i = 0; fs->zoned && fs->kind->zoned_mkfs[i]; i++)
+		argv[n++] = (char *)fs->kind->zoned_mkfs[i];
 	if (fs->mkfs_options)
 		snprintf(opts, sizeof(opts), "%s", fs->mkfs_options);
 	if (split_options(opts, argv, &n, sizeof(argv) / sizeof(argv[0]) - 1)) {

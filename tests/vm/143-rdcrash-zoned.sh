@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# DESCRIPTION: rdcrash on a host-managed zoned device: btrfs made with -O zoned and f2fs with -m, each sequential zone's crash states a prefix of its writes (crash_zoned.h); create-fsync holds on both, and every state's clone reads zeros past each write pointer; a planted bug (a file marked durable before any fsync) fails on btrfs, and the failing state, rebuilt alone with rdcrash state, fails the same check; ext4 is refused before the device is touched; minimise says it does not shrink a zoned device's states
+. "${0%/*}/../lib/common.sh"
+require_root
+require_cmd md5sum jq blkzone mkfs.btrfs btrfs mkfs.f2fs fsck.f2fs
+load_module nr_devices=0
+[[ ,$(cat "$RD_CONFIGFS/features"), == *,zoned,* ]] ||
+	skip "$RD_KVER takes no zoned devices (test 131 checks the refusal)"
+rdcrash=$RD_BIN/rdcrash
+ctl=$RD_BIN/ramdiskctl
+
+# 64 zones of 16 MiB, the first three conventional (f2fs keeps its
+# metadata there; btrfs takes them as it finds them)
+rd_configure zb size=1G zoned=1 zone_size=16M zone_nr_conv=3 cache_mode=writeback power=1
+dev=$RD_DEV
+
+run_rdcrash() {
+	local want=$1 status=0
+	shift
+	"$rdcrash" run "$@" "$dev" >"$RD_TMP/out" 2>"$RD_TMP/err" || status=$?
+	out=$(cat "$RD_TMP/out")
+	tail -n 3 "$RD_TMP/err"
+	echo "$out" | tail -n 3
+	assert_eq "$status" "$want" "exit status of rdcrash run $*"
+}
+
+# --- ext4 cannot go on host-managed zones: refused before anything changes
+head -c 1M /dev/urandom | dd of="$dev" bs=1M oflag=direct status=none
+before=$(head -c 1M "$dev" | md5sum)
+run_rdcrash 1 --fs ext4 --workload create-fsync --states 1
+grep -q "zb: a host-managed zoned device, which ext4 cannot be made on: btrfs and f2fs can" \
+	"$RD_TMP/err" || fail "rdcrash with ext4 on a zoned device did not say why: $(cat "$RD_TMP/err")"
+assert_eq "$(head -c 1M "$dev" | md5sum)" "$before" "the device's data after the refusal"
+assert_eq "$(cat "$RD_CONFIGFS/zb/write_log")" off "the write log after the refusal"
+assert_eq "$(cat "$RD_CONFIGFS/zb/checkpoints")" "" "checkpoints after the refusal"
+
+# --- btrfs and f2fs: no state fails (every fsync'd file whole, the
+# checkers clean)
+for fs in btrfs f2fs; do
+	run_rdcrash 0 --fs "$fs" --workload create-fsync --states 2 --exhaustive 3 --seed 31 --json
+	jq -e '.states | length > 2' "$RD_TMP/out" >/dev/null || fail "$fs: too few states: $out"
+	grep -q "states checked in .* 0 failed (create-fsync, $fs, seed 31)" "$RD_TMP/err" ||
+		fail "$fs: $(tail -n 5 "$RD_TMP/err")"
+done
+
+# zones-check: run in a mounted state, reads the zones of the device under
+# it: each sequential zone reads zeros past its write pointer (up to 256
+# KiB of it), as a zoned disk after a crash does; prints how many zones it
+# read, and fails on the first that holds data there
+zcheck=$RD_TMP/zones-check
+cat >"$zcheck" <<'CHECK'
+dev=$(findmnt -n -o SOURCE --target .) || exit 2
+report=$(blkzone report "$dev") || exit 2
+printf '%s\n' "$report" |
+	sed -n 's/.*start: \(0x[0-9a-f]*\), len 0x[0-9a-f]*, cap \(0x[0-9a-f]*\), wptr \(0x[0-9a-f]*\).*SEQ_WRITE_REQUIRED.*/\1 \2 \3/p' | {
+	n=0
+	while read -r start cap wptr; do
+		left=$((cap - wptr))
+		[ "$left" -gt 0 ] || continue
+		[ "$left" -le 512 ] || left=512
+		held=$(dd if="$dev" bs=512 skip=$((start + wptr)) count=$left iflag=direct \
+			status=none | tr -d '\000' | wc -c)
+		[ "$held" -eq 0 ] || { echo "zone at $((start)) holds data past its write pointer"; exit 1; }
+		n=$((n + 1))
+	done
+	echo "zones read: $n"
+}
+CHECK
+
+# --- the planted bug: b is marked durable with no fsync; only c's fsync,
+# after the mark, flushes; a crash before the next flush loses b. Every
+# state's zones are read too.
+workload='echo new >b && rdcrash mark b-durable && echo c >c && sync c'
+check="sh $zcheck >/dev/null || exit 1"'
+for m in $RDCRASH_MARKS; do
+	[ "$m" != b-durable ] || [ "$(cat b 2>/dev/null)" = new ] || { echo "b lost"; exit 1; }
+done'
+PATH=$RD_BIN:$PATH
+run_rdcrash 3 --fs btrfs --workload "$workload" --check "$check" --states 4 --exhaustive 3 \
+	--seed 32 --json
+failed=$(jq -c '[.states[] | select(.verdict == "failed")][0]' "$RD_TMP/out")
+[ "$failed" != null ] || fail "no failing state in the run with the planted bug"
+jq -e '[.states[] | select(.verdict == "ok")] | length > 0' "$RD_TMP/out" >/dev/null ||
+	fail "no state of the planted bug's run held"
+# each failure is b's; none is a zone holding data past its pointer
+jq -r '.states[] | select(.verdict == "failed") | .detail' "$RD_TMP/out" | sort | uniq -c
+jq -e '[.states[] | select(.verdict == "failed") | select(.detail | test("b lost") | not)] |
+	length == 0' "$RD_TMP/out" >/dev/null || fail "a state failed for another reason than b"
+epoch=$(jq -r .epoch <<<"$failed")
+state=$(jq -r .state <<<"$failed")
+echo "failing: epoch $epoch state $state: $(jq -r .detail <<<"$failed")"
+
+# rebuilt alone, from the base checkpoint and the log, it fails the same
+# check, and its zones read zeros past their pointers
+c=$("$rdcrash" state --fs btrfs --seed 32 --states 4 --exhaustive 3 --epoch "$epoch" \
+	--state "$state" "$dev") || fail "rdcrash state of the failing state"
+mnt=$RD_TMP/mnt
+mkdir -p "$mnt"
+on_exit "umount $mnt 2>/dev/null || :"
+btrfs device scan --forget >/dev/null 2>&1 || :
+mount "$c" "$mnt" || fail "mounting the rebuilt state"
+zones=$(cd "$mnt" && sh "$zcheck") || fail "the rebuilt state's zones: $zones"
+echo "rebuilt state: $zones"
+[[ $zones =~ ^zones\ read:\ [1-9] ]] || fail "no sequential zone with room was read: $zones"
+status=0
+(cd "$mnt" && RDCRASH_MARKS=b-durable sh -c "$check") || status=$?
+umount "$mnt"
+assert_eq "$status" 1 "the check on the rebuilt failing state"
+
+# --- minimise: refused on a zoned device, saying why
+status=0
+"$rdcrash" minimise --fs btrfs --check "$check" --seed 32 --states 4 --exhaustive 3 \
+	--epoch "$epoch" --state "$state" "$dev" >/dev/null 2>"$RD_TMP/min.err" || status=$?
+assert_eq "$status" 1 "exit status of minimise on a zoned device"
+grep -q "zb: a host-managed zoned device: minimise does not shrink its states yet" \
+	"$RD_TMP/min.err" || fail "minimise did not say why: $(cat "$RD_TMP/min.err")"
+
+"$ctl" remove "rdcrash-clone-${dev#/dev/ramdisk}" 2>/dev/null || :
+rd_unconfigure zb
+echo ok

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The pieces crash_plan.c and crash_zoned.c share: building a state's
+ * list of pieces, the model's per-write choices, saturating counts and
+ * the stream of draws of one state.
+ */
+#ifndef RDCRASH_CRASH_PLAN_PARTS_H
+#define RDCRASH_CRASH_PLAN_PARTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "crash_plan.h"
+#include "rng.h"
+
+/* The data entries of epoch k end here: before the flush that closes it. */
+size_t crash_epoch_end(const struct crash_epochs *ep, size_t k);
+/* An independent stream of draws per (seed, epoch, index). */
+void crash_state_rng(struct rng *r, uint64_t seed, size_t k, unsigned int index);
+/* Appends sectors [first, first + nr) of entry to the state; -1 when out of memory. */
+int crash_add_piece(struct crash_state *st, size_t *room, size_t entry, uint32_t first,
+		    uint32_t nr);
+/* A write a crash can tear: not a discard, not atomic, more than one block. */
+bool crash_tearable(const struct ramdisk_wlog_entry *e, uint32_t per_block);
+/*
+ * A write's choices in the model without zones: 1 for a FUA write, else
+ * whole or lost, and with tears every proper subset of its blocks.
+ */
+uint64_t crash_choices(const struct ramdisk_wlog_entry *e, uint32_t per_block, bool tears);
+/* One choice d below crash_choices() of entry i: 0 whole, 1 lost, d >= 2 tear d - 1. */
+int crash_add_choice(struct crash_state *st, size_t *room, const struct wlog *w, size_t i,
+		     uint32_t per_block, uint64_t d);
+/* A drawn choice of entry i, as crash_state_make() draws them. */
+int crash_add_drawn(struct crash_state *st, size_t *room, const struct wlog *w, size_t i,
+		    uint32_t per_block, struct rng *r);
+uint64_t crash_mul_sat(uint64_t a, uint64_t b);
+uint64_t crash_add_sat(uint64_t a, uint64_t b);
+
+#endif /* RDCRASH_CRASH_PLAN_PARTS_H */
