@@ -36,6 +36,7 @@ void rd_config_init_default(struct rd_config *cfg)
 	cfg->power_cut_drop_percent = 100;
 	cfg->power_cut_seed = 1;
 	cfg->power_cut_unit = RD_CUT_PAGE;
+	cfg->power_cut_personality = RD_PERSONALITY_UNORDERED;
 	cfg->write_log_limit = RD_WLOG_LIMIT_DEFAULT;
 	cfg->zone_size = RD_ZONE_SIZE_DEFAULT;
 }

@@ -283,7 +283,15 @@ static const char *const rd_cut_unit_names[] = {
 	[RD_CUT_SECTOR] = "sector",
 };
 
+static const char *const rd_personality_names[] = {
+	[RD_PERSONALITY_UNORDERED] = "unordered",
+	[RD_PERSONALITY_PLP] = "plp",
+	[RD_PERSONALITY_LYING_FLUSH] = "lying-flush",
+};
+
 RD_CFG_ENUM_ATTR(cache_mode, rd_cache_mode_names, "neither writethrough nor writeback", NULL);
+RD_CFG_ENUM_ATTR(power_cut_personality, rd_personality_names,
+		 "not one of unordered, plp and lying-flush", rd_dev_set_personality);
 RD_CFG_ENUM_ATTR(power_cut_unit, rd_cut_unit_names, "neither page nor sector",
 		 rd_cfg_apply_at_next_cut);
 
@@ -729,6 +737,7 @@ static struct configfs_attribute *rd_cfg_attrs[] = {
 	&rd_cfg_attr_power,
 	&rd_cfg_attr_power_cut,
 	&rd_cfg_attr_power_cut_drop_percent,
+	&rd_cfg_attr_power_cut_personality,
 	&rd_cfg_attr_power_cut_seed,
 	&rd_cfg_attr_power_cut_unit,
 	&rd_cfg_attr_read_latency_ns,

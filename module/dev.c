@@ -286,6 +286,7 @@ struct rd_device *rd_dev_create(const struct rd_config *cfg, const char *name)
 	if (!rd->throttle)
 		goto out_destroy_store;
 	rd->throttled = rd_throttle_set(rd->throttle, cfg);
+	rd->lying_flush = cfg->power_cut_personality == RD_PERSONALITY_LYING_FLUSH;
 	rd->top = rd->store;
 	if (cfg->cache_mode == RD_CACHE_WRITEBACK) {
 		rd->cache = rd_cache_create(rd->store, cfg->cache_size);
@@ -454,6 +455,22 @@ void rd_dev_free(struct rd_device *rd)
 	kfree(rd);
 }
 
+/*
+ * Frozen, so that no bio is between its log entry (which records whether
+ * its flush or FUA was honoured) and its service.
+ */
+void rd_dev_set_personality(struct rd_device *rd, const struct rd_config *cfg)
+{
+	bool lying = cfg->power_cut_personality == RD_PERSONALITY_LYING_FLUSH;
+	struct rd_frozen f;
+
+	if (lying == rd->lying_flush)
+		return;
+	rd_freeze(rd, &f);
+	WRITE_ONCE(rd->lying_flush, lying);
+	rd_thaw(rd, &f);
+}
+
 void rd_dev_set_throttle(struct rd_device *rd, const struct rd_config *cfg)
 {
 	WRITE_ONCE(rd->throttled, rd_throttle_set(rd->throttle, cfg));
@@ -474,7 +491,10 @@ void rd_dev_set_throttle(struct rd_device *rd, const struct rd_config *cfg)
 void rd_dev_power_cut(struct rd_device *rd, const struct rd_config *cfg)
 {
 	struct rd_cut cut = {
-		.drop_percent = cfg->power_cut_drop_percent,
+		/* power-loss protection: the capacitors write the whole cache out */
+		.drop_percent = cfg->power_cut_personality == RD_PERSONALITY_PLP ?
+					0 :
+					cfg->power_cut_drop_percent,
 		.seed = cfg->power_cut_seed,
 		.unit = cfg->power_cut_unit,
 		.block_size = cfg->block_size,

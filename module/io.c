@@ -143,13 +143,26 @@ static __always_inline bool rd_bb_maybe_active(void)
  * that lost completed writes, the next flush reports them: the caller was
  * promised them and must not hear they are durable.
  */
+/*
+ * A flush makes every completed write durable, unless the device lies
+ * about it (lying-flush): then it is acknowledged and does nothing, as a
+ * drive that ignores FLUSH CACHE. A cut that lost writes is reported by
+ * the next flush either way.
+ */
+/* FUA on a write, unless the device lies about it (lying-flush) */
+static __always_inline bool rd_fua_honoured(const struct rd_device *rd, const struct bio *bio)
+{
+	return (bio->bi_opf & REQ_FUA) && !READ_ONCE(rd->lying_flush);
+}
+
 static blk_status_t rd_flush(struct rd_device *rd, struct rd_store *store)
 {
-	int err;
+	int err = 0;
 
 	if (!store->ops->flush)
 		return BLK_STS_OK;
-	err = store->ops->flush(store);
+	if (!READ_ONCE(rd->lying_flush))
+		err = store->ops->flush(store);
 	if (test_and_clear_bit(RD_LOST_WRITES, &rd->flags) && !err)
 		err = -EIO;
 	return rd_errno_to_status(err);
@@ -225,7 +238,7 @@ static blk_status_t rd_op_write(struct rd_device *rd, struct rd_store *store, st
 		status = rd_rw(store, bio, true);
 	this_cpu_inc(rd->stats->writes);
 	this_cpu_add(rd->stats->write_bytes, bytes);
-	if (!status && ((bio->bi_opf & REQ_FUA) || atomic) && store->ops->make_durable)
+	if (!status && (rd_fua_honoured(rd, bio) || atomic) && store->ops->make_durable)
 		status = rd_errno_to_status(store->ops->make_durable(store, pos, bytes));
 	return status;
 }
@@ -330,8 +343,9 @@ static blk_status_t rd_dispatch_zoned(struct rd_device *rd, struct rd_store *sto
 		if (status)
 			return status;
 		if (!drop) {
-			status = rd_errno_to_status(
-				rd_zone_write_durable_below(rd->zones, zone, store, bio));
+			if (rd_fua_honoured(rd, bio))
+				status = rd_errno_to_status(
+					rd_zone_write_durable_below(rd->zones, zone, store, bio));
 			if (!status)
 				status = rd_dispatch(rd, store, bio);
 		}

@@ -53,6 +53,8 @@ struct rd_config {
 	unsigned int power_cut_drop_percent;
 	u64 power_cut_seed;
 	unsigned int power_cut_unit; /* enum rd_cut_unit: page or sector */
+	/* enum rd_personality: how the device fails at a power cut */
+	unsigned int power_cut_personality;
 	/* 0 = no delay; may change while powered */
 	unsigned int read_latency_ns;
 	unsigned int write_latency_ns;
@@ -120,6 +122,19 @@ enum {
 	RD_CACHE_WRITEBACK,
 };
 
+/*
+ * How a device in writeback mode fails at power loss (power_cut_personality):
+ * the ways real disks differ, each one a device a host may meet.
+ */
+enum rd_personality {
+	/* the cache's writes survive in any subset (power_cut_drop_percent) */
+	RD_PERSONALITY_UNORDERED,
+	/* power-loss protection: capacitors write the whole cache out at the cut */
+	RD_PERSONALITY_PLP,
+	/* flushes and FUA are acknowledged and make nothing durable */
+	RD_PERSONALITY_LYING_FLUSH,
+};
+
 #define RD_CACHE_SIZE_DEFAULT (64ULL << 20)
 /* 256 KiB ahead of first writes by default; at most 16 MiB */
 #define RD_SPARE_PAGES_DEFAULT 64
@@ -149,6 +164,11 @@ struct rd_device {
 	unsigned int atomic_boundary;
 	/* completions wait for the throttle; may change while in use */
 	bool throttled;
+	/*
+	 * power_cut_personality lying-flush: flushes and FUA do nothing; set
+	 * with the queue frozen, so that a bio and its log entry agree
+	 */
+	bool lying_flush;
 	int index;
 	/* set under disk->open_mutex once removal has begun: opens fail */
 	bool dying;
@@ -231,6 +251,8 @@ int rd_dev_clone_config(struct rd_config *cfg, const char *who);
 void rd_dev_unplug(struct rd_device *rd);
 void rd_dev_free(struct rd_device *rd);
 void rd_dev_set_throttle(struct rd_device *rd, const struct rd_config *cfg);
+/* power_cut_personality changed while powered: under rd_lock, the queue frozen for it */
+void rd_dev_set_personality(struct rd_device *rd, const struct rd_config *cfg);
 void rd_dev_set_rotational(struct rd_device *rd, const struct rd_config *cfg);
 /* a power cut as cfg's power_cut_* attributes describe it */
 void rd_dev_power_cut(struct rd_device *rd, const struct rd_config *cfg);

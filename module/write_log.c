@@ -65,7 +65,7 @@ struct rd_wlog_item {
 	u64 sector;
 	u32 nr_sectors;
 	u16 type; /* enum ramdisk_wlog_type */
-	u16 flags; /* RAMDISK_WLOG_FUA, _ATOMIC, _FAILED */
+	u16 flags; /* RAMDISK_WLOG_FUA, _ATOMIC, _FAILED, _IGNORED */
 	u32 len; /* bytes at data */
 	void *data;
 };
@@ -170,8 +170,12 @@ static void rd_wlog_out_of_memory(struct rd_device *rd, struct rd_wlog *log)
 	mutex_unlock(&log->lock);
 }
 
-/* A new entry; a write's data copied from the bio, as the caller gave it. */
-static struct rd_wlog_item *rd_wlog_item_make(struct bio *bio, u16 type)
+/*
+ * A new entry; a write's data copied from the bio, as the caller gave it.
+ * lying: the device ignores flushes and FUA (lying-flush), so neither is
+ * recorded as durable, and both are marked as asked for and not given.
+ */
+static struct rd_wlog_item *rd_wlog_item_make(struct bio *bio, u16 type, bool lying)
 {
 	struct rd_wlog_item *item;
 	struct bvec_iter iter;
@@ -183,12 +187,15 @@ static struct rd_wlog_item *rd_wlog_item_make(struct bio *bio, u16 type)
 	if (!item)
 		return NULL;
 	item->type = type;
-	if (type == RAMDISK_WLOG_FLUSH)
+	if (type == RAMDISK_WLOG_FLUSH) {
+		if (lying)
+			item->flags |= RAMDISK_WLOG_IGNORED;
 		return item;
+	}
 	item->sector = bio->bi_iter.bi_sector;
 	item->nr_sectors = bio->bi_iter.bi_size >> SECTOR_SHIFT;
 	if (bio->bi_opf & REQ_FUA)
-		item->flags |= RAMDISK_WLOG_FUA;
+		item->flags |= lying ? RAMDISK_WLOG_IGNORED : RAMDISK_WLOG_FUA;
 	if (rd_compat_bio_atomic(bio))
 		item->flags |= RAMDISK_WLOG_ATOMIC;
 	if (type != RAMDISK_WLOG_WRITE)
@@ -243,7 +250,7 @@ bool rd_wlog_before(struct rd_device *rd, struct bio *bio, struct rd_wlog_bio *w
 		return false;
 	/* a flush, alone or ahead of a write, is logged as it is submitted */
 	if (type == RAMDISK_WLOG_FLUSH || (bio->bi_opf & REQ_PREFLUSH)) {
-		item = rd_wlog_item_make(bio, RAMDISK_WLOG_FLUSH);
+		item = rd_wlog_item_make(bio, RAMDISK_WLOG_FLUSH, READ_ONCE(rd->lying_flush));
 		if (!item) {
 			rd_wlog_out_of_memory(rd, log);
 			return true;
@@ -263,7 +270,7 @@ bool rd_wlog_before(struct rd_device *rd, struct bio *bio, struct rd_wlog_bio *w
 		rd_wlog_overflow(rd, log);
 		return true;
 	}
-	item = rd_wlog_item_make(bio, type);
+	item = rd_wlog_item_make(bio, type, READ_ONCE(rd->lying_flush));
 	if (!item)
 		rd_wlog_out_of_memory(rd, log);
 	wb->entry = item;

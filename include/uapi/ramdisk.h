@@ -86,6 +86,12 @@ enum ramdisk_wlog_type {
 #define RAMDISK_WLOG_FUA 0x1 /* a write durable when it completed */
 #define RAMDISK_WLOG_ATOMIC 0x2 /* a REQ_ATOMIC write: never torn */
 #define RAMDISK_WLOG_FAILED 0x4 /* a flush that failed: it made nothing durable */
+/*
+ * The host asked for durability and the device acknowledged it without
+ * giving it (power_cut_personality lying-flush): a flush that made nothing
+ * durable, or a write sent with FUA that was not (RAMDISK_WLOG_FUA clear)
+ */
+#define RAMDISK_WLOG_IGNORED 0x8
 
 struct ramdisk_wlog_entry {
 	__u64 seq; /* from 0, no gaps */

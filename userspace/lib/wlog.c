@@ -36,6 +36,12 @@ int wlog_is_data(const struct ramdisk_wlog_entry *e)
 	       e->type == RAMDISK_WLOG_WRITE_ZEROES;
 }
 
+int wlog_flush_durable(const struct ramdisk_wlog_entry *e)
+{
+	return e->type == RAMDISK_WLOG_FLUSH &&
+	       !(e->flags & (RAMDISK_WLOG_FAILED | RAMDISK_WLOG_IGNORED));
+}
+
 void wlog_free(struct wlog *w)
 {
 	free(w->e);
@@ -130,7 +136,7 @@ int wlog_export_dmlw(const struct wlog *w, uint32_t bs, const char *file)
 
 		switch (e->type) {
 		case RAMDISK_WLOG_FLUSH:
-			if (e->flags & RAMDISK_WLOG_FAILED)
+			if (!wlog_flush_durable(e))
 				continue;
 			flags = DMLW_FLUSH;
 			break;

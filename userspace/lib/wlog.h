@@ -36,12 +36,18 @@ const char *wlog_type_name(unsigned int type);
  * zoned device takes zone commands apart (rdcrash/crash_zoned.h).
  */
 int wlog_is_data(const struct ramdisk_wlog_entry *e);
+/*
+ * Whether the entry is a flush that made what completed before it durable:
+ * neither failed nor ignored (a device with power_cut_personality
+ * lying-flush acknowledges flushes it does not perform).
+ */
+int wlog_flush_durable(const struct ramdisk_wlog_entry *e);
 
 /*
  * The log in dm-log-writes' format (dmlw.h), in blocks of bs bytes, into
  * file. A write-zeroes becomes a write of zeros, which any replay target
  * honours; a flush that failed is left out, since it made nothing
- * durable; a zone reset becomes a discard of the zone (dm-log-writes has
+ * durable, and so is one the device ignored; a zone reset becomes a discard of the zone (dm-log-writes has
  * no zone commands, and a ramdisk reads zeros where it discarded, as a
  * reset zone does) and a zone finish nothing, so a replay gives the data
  * and not the write pointers. A log that a power cut ended gets a last

@@ -28,12 +28,13 @@
 #include "ramdisk.h"
 #include "wlog.h"
 
-/* "fua,atomic,failed" or "-" */
+/* "fua,atomic,failed,ignored" or "-" */
 static void flag_names(unsigned int flags, char *out, size_t len)
 {
-	snprintf(out, len, "%s%s%s", flags & RAMDISK_WLOG_FUA ? "fua," : "",
+	snprintf(out, len, "%s%s%s%s", flags & RAMDISK_WLOG_FUA ? "fua," : "",
 		 flags & RAMDISK_WLOG_ATOMIC ? "atomic," : "",
-		 flags & RAMDISK_WLOG_FAILED ? "failed," : "");
+		 flags & RAMDISK_WLOG_FAILED ? "failed," : "",
+		 flags & RAMDISK_WLOG_IGNORED ? "ignored," : "");
 	if (out[0])
 		out[strlen(out) - 1] = '\0';
 	else
@@ -81,7 +82,7 @@ static int print_entries(const struct wlog *w, const struct table_style *style)
 		    scols_line_set_data(ln, 3, num[2]) || scols_line_set_data(ln, 4, num[3]) ||
 		    scols_line_set_data(ln, 5, flags) || scols_line_set_data(ln, 6, mark))
 			errx(RC_ERROR, "wlog: out of memory");
-		if (e->type == RAMDISK_WLOG_FLUSH && !(e->flags & RAMDISK_WLOG_FAILED))
+		if (wlog_flush_durable(e))
 			epoch++;
 	}
 	return table_print(tb, style);

@@ -13,7 +13,7 @@
 
 static int is_flush(const struct ramdisk_wlog_entry *e)
 {
-	return e->type == RAMDISK_WLOG_FLUSH && !(e->flags & RAMDISK_WLOG_FAILED);
+	return wlog_flush_durable(e);
 }
 
 int crash_epochs_find(const struct wlog *w, struct crash_epochs *ep)

@@ -40,7 +40,7 @@
 #define LOG_LIMIT_MIN (64ULL << 20)
 
 struct opts {
-	const char *fs, *workload, *check, *dev, *setup, *device, *reproducer;
+	const char *fs, *workload, *check, *dev, *setup, *device, *reproducer, *personality;
 	struct fs_setup fss;
 	unsigned int states, exhaustive, jobs;
 	uint64_t seed, size, log_limit;
@@ -55,7 +55,8 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: rdcrash run --fs FS --workload NAME|CMD [--check CMD] [--setup CMD]\n"
 		"                   [--mkfs-options OPTS] [--mount-options OPTS] [--states N]\n"
-		"                   [--exhaustive E] [-j N] [--seed S] [--json] DEV\n"
+		"                   [--exhaustive E] [-j N] [--seed S] [--json]\n"
+		"                   [--personality unordered|plp|lying-flush] DEV\n"
 		"       rdcrash run ... [--size SIZE] [--write-log-limit SIZE] [--keep]\n"
 		"       rdcrash check --fs FS --check CMD [--states N] [--exhaustive E] [-j N]\n"
 		"                     [--seed S] [--json] DEV\n"
@@ -73,7 +74,8 @@ static void usage(FILE *out)
 		"whole, tears included, or if its subsets of whole writes number that\n"
 		"few, every subset (--exhaustive E, default %d); others are sampled.\n"
 		"-j N (--jobs N) checks N states at once, each on a clone of its own\n"
-		"(default: the number of CPUs).\n"
+		"(default: the number of CPUs). --personality sets how DEV fails at a\n"
+		"power cut first (power_cut_personality), and the states follow it.\n"
 		"Without DEV, run makes a device of SIZE (default 256M) and removes it\n"
 		"at the end (--keep keeps it for rdcrash state).\n"
 		"check checks the states of the last run's log on DEV again with --check\n"
@@ -579,8 +581,8 @@ static int check_log(struct opts *o, struct target *tp, struct workload_run *run
 	}
 	close(fd);
 	fd = -1;
-	if (crash_epochs_find(&w, &ep) || epochs_zones(tp, &ep, &zones) ||
-	    workload_place_facts(run, &w))
+	if (personality_apply(tp, &w) || crash_epochs_find(&w, &ep) ||
+	    epochs_zones(tp, &ep, &zones) || workload_place_facts(run, &w))
 		goto out;
 	fprintf(stderr, "rdcrash: %s on %s: %zu log entries, %zu epochs, seed %" PRIu64 "\n",
 		o->workload, o->fs, w.n, ep.nr, o->seed);
@@ -756,6 +758,9 @@ static int cmd_run(struct opts *o)
 	}
 	if (tear_unit(tp, &bs))
 		return RC_ERROR;
+	/* before anything is written: a refusal leaves the device as it was */
+	if (o->personality && personality_set(tp, o->personality))
+		return RC_ERROR;
 	if (!mkdtemp(dir))
 		err(RC_ERROR, "mkdtemp");
 	snprintf(made.dir, sizeof(made.dir), "%s", dir);
@@ -873,6 +878,8 @@ static int load_state(const struct opts *o, struct target *t, struct wlog *w,
 		warnx("%s has no write log of a finished rdcrash run", t->item);
 		goto out;
 	}
+	if (personality_apply(t, w))
+		goto out;
 	if (crash_epochs_find(w, ep))
 		err(RC_ERROR, "out of memory");
 	if (epochs_zones(t, ep, &zones))
@@ -1057,6 +1064,7 @@ int main(int argc, char **argv)
 		{ "keep", no_argument, NULL, 'k' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "reproducer", required_argument, NULL, 'r' },
+		{ "personality", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1080,7 +1088,7 @@ int main(int argc, char **argv)
 			NULL, "unknown command '%s': run, check, state, minimise or mark", cmd);
 	argc--;
 	argv++;
-	while ((opt = getopt_long(argc, argv, ":f:w:c:n:x:j:s:e:i:M:o:S:z:L:kd:r:h", longopts,
+	while ((opt = getopt_long(argc, argv, ":f:w:c:n:x:j:s:e:i:M:o:S:z:L:kd:r:P:h", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'f':
@@ -1162,6 +1170,15 @@ int main(int argc, char **argv)
 		case 'r':
 			o.reproducer = optarg;
 			break;
+		case 'P':
+			if (strcmp(optarg, "unordered") && strcmp(optarg, "plp") &&
+			    strcmp(optarg, "lying-flush"))
+				return usage_error(NULL,
+						   "--personality '%s' is not unordered, plp or "
+						   "lying-flush",
+						   optarg);
+			o.personality = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return RC_OK;
@@ -1175,6 +1192,9 @@ int main(int argc, char **argv)
 		return usage_error(NULL, "--device is for mark; run and state take DEV");
 	if (o.reproducer && strcmp(cmd, "minimise"))
 		return usage_error(NULL, "--reproducer is for minimise");
+	if (o.personality && strcmp(cmd, "run"))
+		return usage_error(NULL, "--personality is for run: the others follow the "
+					 "device's power_cut_personality");
 	if (argc - optind > 1 || (argc - optind == 0 && strcmp(cmd, "run")))
 		return usage_error(NULL, "takes one device: NAME, ramdiskN or /dev/ramdiskN");
 	o.dev = argc > optind ? argv[optind] : NULL;

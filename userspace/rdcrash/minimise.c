@@ -258,7 +258,7 @@ static int write_reproducer(const struct minimise_ctx *c, const struct crash_sta
 
 			if (add_piece(w, &d, &p))
 				goto fail;
-		} else if (e->type == RAMDISK_WLOG_FLUSH && !(e->flags & RAMDISK_WLOG_FAILED)) {
+		} else if (wlog_flush_durable(e)) {
 			if (dmlw_add(&d, DMLW_FLUSH, 0, 0, NULL, NULL))
 				goto fail;
 		} else if (e->type == RAMDISK_WLOG_MARK) {

@@ -8,7 +8,8 @@
  * device), jobs.c checks them on several
  * clones at once, minimise.c shrinks a failing state (ddmin.c) and names
  * the files its writes belong to (fs_objects.c), signals.c catches the
- * signals that stop a run and stop.c keeps the flag they set.
+ * signals that stop a run and stop.c keeps the flag they set;
+ * personality.c sets and models how the device fails at a cut.
  */
 #ifndef RDCRASH_H
 #define RDCRASH_H
@@ -81,6 +82,17 @@ bool target_is_zoned(const struct target *t);
 /* Which of the disk's zones are sequential (BLKREPORTZONE); 0, or -1 after a message. */
 int target_zones(const struct target *t, struct crash_zones *z);
 void target_zones_free(struct crash_zones *z);
+
+/* --- personality.c ------------------------------------------------------- */
+
+/* Sets the device's power_cut_personality; 0, or -1 after a message. */
+int personality_set(const struct target *t, const char *name);
+/*
+ * Takes the device's power_cut_personality into the log read from it (plp:
+ * every data entry durable once completed); 0, or -1 after a message (one
+ * rdcrash has no model for).
+ */
+int personality_apply(const struct target *t, struct wlog *w);
 
 /* --- apply.c ------------------------------------------------------------- */
 

@@ -46,9 +46,18 @@ static const char *const boundaries[] = {
 };
 
 static const char *const words[] = {
-	"writeback", "writethrough", "writebac", "WRITEBACK", "writeback ", "y",    "n",
-	"Y",	     "on",	     "off",	 "yes",	      "true",	    "none", "mq-deadline",
-	"kyber",     "bfq",	     "nvram",	 "0x",	      "0x1000",	    "0X10",
+	"writeback",   "writethrough",
+	"writebac",    "WRITEBACK",
+	"writeback ",  "y",
+	"n",	       "Y",
+	"on",	       "off",
+	"yes",	       "true",
+	"none",	       "mq-deadline",
+	"kyber",       "bfq",
+	"nvram",       "0x",
+	"0x1000",      "0X10",
+	"unordered",   "plp",
+	"lying-flush", "lying_flush",
 };
 
 static const char *const odd_forms[] = {

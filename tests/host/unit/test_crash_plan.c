@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit test of rdcrash's crash states: epochs split at successful flushes
- * only; state 0 keeps an epoch whole and state 1 none of it; a FUA write
+ * only (not at one that failed, nor at one a lying device ignored); state 0 keeps an epoch whole and state 1 none of it; a FUA write
  * before the crash point is always whole, an atomic write never torn, a
  * torn write's pieces whole logical blocks inside it; nothing at or after
  * the crash point; and the same seed gives the same states bit for bit,
@@ -252,6 +252,14 @@ int main(void)
 	/* the failed flush cuts nothing */
 	CHECK(ep.nr == 3);
 	CHECK(ep.start[0] == 0 && ep.start[1] == 5 && ep.start[2] == 11 && ep.start[3] == 11);
+	/* nor does one a lying device ignored */
+	crash_epochs_free(&ep);
+	w.e[4].flags |= RAMDISK_WLOG_IGNORED;
+	CHECK(!crash_epochs_find(&w, &ep));
+	CHECK(ep.nr == 2 && ep.start[1] == 11);
+	crash_epochs_free(&ep);
+	w.e[4].flags &= ~RAMDISK_WLOG_IGNORED;
+	CHECK(!crash_epochs_find(&w, &ep));
 	CHECK(crash_epoch_states(&w, &ep, 0, 50) == 50);
 	CHECK(crash_epoch_states(&w, &ep, 2, 50) == 1);
 

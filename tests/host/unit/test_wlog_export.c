@@ -51,6 +51,8 @@ static const struct ent_spec spec[] = {
 	{ RAMDISK_WLOG_ZONE_FINISH, 3 * ZONE, ZONE, 0, NULL },
 	{ RAMDISK_WLOG_WRITE, 4 * ZONE, 16, 0, NULL },
 	{ RAMDISK_WLOG_FLUSH, 0, 0, RAMDISK_WLOG_FAILED, NULL },
+	/* one a lying device acknowledged and ignored: it made nothing durable either */
+	{ RAMDISK_WLOG_FLUSH, 0, 0, RAMDISK_WLOG_IGNORED, NULL },
 	{ RAMDISK_WLOG_DISCARD, 16, 8, 0, NULL },
 	{ RAMDISK_WLOG_WRITE_ZEROES, 0, 8, 0, NULL },
 	{ RAMDISK_WLOG_ZONE_RESET, 4 * ZONE, ZONE, 0, NULL },
@@ -172,7 +174,7 @@ static int want_flags(size_t i)
 	case RAMDISK_WLOG_ZONE_RESET:
 		return 0x4;
 	case RAMDISK_WLOG_FLUSH:
-		return spec[i].flags & RAMDISK_WLOG_FAILED ? -1 : 0x1;
+		return spec[i].flags & (RAMDISK_WLOG_FAILED | RAMDISK_WLOG_IGNORED) ? -1 : 0x1;
 	case RAMDISK_WLOG_MARK:
 		return 0x8;
 	default:

@@ -416,7 +416,9 @@ static int cut_check(int dev, int img, const char *after_path, bool strict, int6
 	while ((e = reader_next(&r, &data))) {
 		check_entry(e, dev_sectors);
 		count(&t, e);
-		if (e->type == RAMDISK_WLOG_FLUSH && !(e->flags & RAMDISK_WLOG_FAILED))
+		/* a flush the device ignored (lying-flush) made nothing durable either */
+		if (e->type == RAMDISK_WLOG_FLUSH &&
+		    !(e->flags & (RAMDISK_WLOG_FAILED | RAMDISK_WLOG_IGNORED)))
 			last_flush = e->seq;
 	}
 	if (r.state != RAMDISK_WLOG_CUT) {
