@@ -159,6 +159,70 @@ unload_module() {
 	rmmod ramdisk
 }
 
+# zone_report DEV: blkzone's report of DEV as a disk that lost power gives
+# it: open zones read as closed, or as empty with nothing written (a
+# checkpoint, a clone or a replay comes back so; a replay also opens zones
+# implicitly where the origin opened them by command)
+zone_report() {
+	local line re='wptr (0x[0-9a-f]+) .*zcond: [23]\(o[ie]\)'
+	blkzone report "$1" | while IFS= read -r line; do
+		if [[ $line =~ $re ]]; then
+			if ((BASH_REMATCH[1] == 0)); then
+				line=${line/zcond: [23](o[ie])/zcond: 1(em)}
+			else
+				line=${line/zcond: [23](o[ie])/zcond: 4(cl)}
+			fi
+		fi
+		printf '%s\n' "$line"
+	done
+}
+
+# zone_put DEV ZS ZONE SECTORS_INTO KIB: rd_write_at of KIB KiB of random
+# data, SECTORS_INTO zone ZONE of DEV (ZS sectors a zone), failing the test
+# on a refusal
+zone_put() {
+	local e
+	e=$(rd_write_at "$1" $(($3 * $2 + $4)) "$5") ||
+		fail "write of $5 KiB at sector $4 of zone $3 of $1: $e"
+}
+
+# zone_cmd DEV ZS CMD ZONE: blkzone CMD (open, close, finish, reset) of
+# zone ZONE of DEV, failing the test on a refusal
+zone_cmd() {
+	blkzone "$3" -o $(($4 * $2)) -c 1 "$1" || fail "blkzone $3 of zone $4 of $1"
+}
+
+# rd_image DEV FILE: the whole device, past the page cache, into FILE
+rd_image() {
+	dd if="$1" of="$2" bs=1M iflag=direct status=none || fail "reading $1"
+}
+
+# rd_dd_write DEV FILE KIB_AT KIB [sync|fua]: one O_DIRECT write of FILE's
+# first KIB KiB at KIB_AT KiB of DEV (whole 4 KiB blocks), then a flush
+# (sync), or sent as a FUA write (fua: O_DSYNC)
+rd_dd_write() {
+	local oflag=direct conv=notrunc
+	case ${5:-} in
+	sync) conv=notrunc,fsync ;;
+	fua) oflag=direct,dsync ;;
+	esac
+	dd if="$2" of="$1" bs=4K count=$(($4 / 4)) seek=$(($3 / 4)) oflag=$oflag conv=$conv \
+		iflag=fullblock status=none
+}
+
+# rdcrash_expect WANT DEV ARGS...: rdcrash run ARGS DEV exits with WANT;
+# its standard output in $RD_TMP/out and $out, its errors in $RD_TMP/err,
+# the last lines of each shown
+rdcrash_expect() {
+	local want=$1 dev=$2 status=0
+	shift 2
+	"$RD_BIN/rdcrash" run "$@" "$dev" >"$RD_TMP/out" 2>"$RD_TMP/err" || status=$?
+	out=$(cat "$RD_TMP/out")
+	tail -n 3 "$RD_TMP/err"
+	echo "$out" | tail -n 3
+	assert_eq "$status" "$want" "exit status of rdcrash run $*"
+}
+
 # zone_state DEV ZONE_SECTORS IDX: "COND WP" of zone IDX of a zoned DEV as
 # blkzone reports it, e.g. "4(cl) 2048": the write pointer in sectors from
 # the zone's start (a full zone's is its end)

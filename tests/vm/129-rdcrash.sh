@@ -16,31 +16,20 @@ ctl=$RD_BIN/ramdiskctl
 rd_configure crash size=320M cache_mode=writeback power=1
 dev=$RD_DEV
 
-# run_rdcrash WANT ARGS...: rdcrash run exits with WANT; its output in $out
-run_rdcrash() {
-	local want=$1 status=0
-	shift
-	"$rdcrash" run "$@" "$dev" >"$RD_TMP/out" 2>"$RD_TMP/err" || status=$?
-	out=$(cat "$RD_TMP/out")
-	tail -n 2 "$RD_TMP/err"
-	echo "$out" | tail -n 3
-	assert_eq "$status" "$want" "exit status of rdcrash run $*"
-}
-
 echo "ext4 and xfs: no state fails (test 130 runs every built-in workload)"
-run_rdcrash 0 --fs ext4 --workload rename-over --states 2 --seed 11
+rdcrash_expect 0 "$dev" --fs ext4 --workload rename-over --states 2 --seed 11
 grep -q "states checked in .* 0 failed (rename-over, ext4, seed 11)" <<<"$out" || fail "ext4: $out"
-run_rdcrash 0 --fs xfs --workload dir-fsync --states 1 --seed 12
+rdcrash_expect 0 "$dev" --fs xfs --workload dir-fsync --states 1 --seed 12
 grep -q "states checked in .* 0 failed (dir-fsync, xfs, seed 12)" <<<"$out" || fail "xfs: $out"
 
 echo "btrfs and f2fs: no state fails; each state mounted, then checked read-only"
-run_rdcrash 0 --fs btrfs --workload create-fsync --states 1 --seed 14
+rdcrash_expect 0 "$dev" --fs btrfs --workload create-fsync --states 1 --seed 14
 grep -q "states checked in .* 0 failed (create-fsync, btrfs, seed 14)" <<<"$out" || fail "btrfs: $out"
-run_rdcrash 0 --fs f2fs --workload create-fsync --states 1 --seed 15
+rdcrash_expect 0 "$dev" --fs f2fs --workload create-fsync --states 1 --seed 15
 grep -q "states checked in .* 0 failed (create-fsync, f2fs, seed 15)" <<<"$out" || fail "f2fs: $out"
 
 echo "--mkfs-options reach mkfs, --mount-options every mount; both in the JSON and the rebuild command"
-run_rdcrash 3 --fs ext4 --mkfs-options '-b 2048' --mount-options 'data=journal,noatime' --states 1 --seed 17 --json \
+rdcrash_expect 3 "$dev" --fs ext4 --mkfs-options '-b 2048' --mount-options 'data=journal,noatime' --states 1 --seed 17 --json \
 	--workload '[ "$(stat -f -c %S .)" = 2048 ] && grep -q " $PWD ext4 .*data=journal" /proc/mounts && echo 1 >f && sync f' \
 	--check 'grep -q " $PWD ext4 .*noatime.*data=journal" /proc/mounts && false'
 jq -e '.states | length > 2' "$RD_TMP/out" >/dev/null || fail "too few states: $out"
@@ -54,7 +43,7 @@ assert_eq "$rebuild" "rdcrash state --seed 17 --epoch $(jq -r '.states[1].epoch'
 expect_refusal 1 "mkfs.ext4 exited 1" "$rdcrash" run --fs ext4 --mkfs-options '-O nosuchfeature' --workload create-fsync "$dev"
 
 echo "ext2: e2fsck -n finds crash states inconsistent (its design promises nothing)"
-run_rdcrash 3 --fs ext2 --workload create-fsync --states 1 --seed 13
+rdcrash_expect 3 "$dev" --fs ext2 --workload create-fsync --states 1 --seed 13
 grep -q "^FAIL epoch [0-9]* state [0-9]*: e2fsck -n exited 4: " <<<"$out" ||
 	fail "ext2 create-fsync failed otherwise: $out"
 grep -q "rebuild: rdcrash state --seed 13 --epoch [0-9]* --state [0-9]* --states 1 --exhaustive 0 --fs ext2 $dev" <<<"$out" ||
@@ -63,7 +52,7 @@ grep -q "rebuild: rdcrash state --seed 13 --epoch [0-9]* --state [0-9]* --states
 # A run's log depends on timing (when the journal commits), so two runs
 # differ; from one log, a seed gives the same states bit for bit.
 echo "from a run's log, the same seed gives the same states, bit for bit"
-run_rdcrash 0 --fs ext4 --workload create-fsync --states 2 --seed 21 --json
+rdcrash_expect 0 "$dev" --fs ext4 --workload create-fsync --states 2 --seed 21 --json
 states=$(jq '.states | length' "$RD_TMP/out")
 [ "$states" -gt 8 ] || fail "only $states states checked"
 # state: rebuild it alone, print the clone's sum, remove the clone; the
@@ -89,7 +78,7 @@ assert_eq "$s2" "$s1" "the sum of a state rebuilt twice"
 "$rdcrash" state --seed 21 --states 2 --epoch "$epoch" --state 2 "$dev" >/dev/null
 
 echo "--exhaustive: an epoch of few states is checked whole, each state once, and says so"
-run_rdcrash 0 --fs ext4 --workload create-fsync --states 1 --exhaustive 3 --seed 22 --json
+rdcrash_expect 0 "$dev" --fs ext4 --workload create-fsync --states 1 --exhaustive 3 --seed 22 --json
 # "rdcrash: epoch K/N: W writes, E states, C checked (how), F failed so far"
 sed -n 's|^rdcrash: epoch \([0-9]*\)/[0-9]*: [0-9]* writes, \([0-9]*\) states, \([0-9]*\) checked (\(all\)).*|\1 \2 \3 \4|p; s|^rdcrash: epoch \([0-9]*\)/[0-9]*: [0-9]* writes, [0-9]* states, \([0-9]*\) checked (every subset.*|\1 - \2 subsets|p' \
 	"$RD_TMP/err" >"$RD_TMP/whole"
@@ -144,7 +133,7 @@ cat >"$RD_TMP/count" <<'CHECK'
 [ "$(find . -type f | wc -l)" -ge 3 ]
 CHECK
 chmod +x "$RD_TMP/count"
-run_rdcrash 3 --fs ext4 --workload create-fsync --states 2 --seed 23 --json -j 2 --check "$RD_TMP/count"
+rdcrash_expect 3 "$dev" --fs ext4 --workload create-fsync --states 2 --seed 23 --json -j 2 --check "$RD_TMP/count"
 jq -c '.states' "$RD_TMP/out" >"$RD_TMP/run.states"
 status=0
 SECONDS=0
@@ -168,7 +157,7 @@ expect_refusal 1 "has no write log of a finished rdcrash run" "$rdcrash" check -
 "$ctl" remove "$plain"
 
 echo "a --check that fails names each state and how to rebuild it"
-run_rdcrash 3 --fs ext4 --workload 'echo data >f; sync' --check 'test -e nosuch' --states 1 --seed 5
+rdcrash_expect 3 "$dev" --fs ext4 --workload 'echo data >f; sync' --check 'test -e nosuch' --states 1 --seed 5
 grep -q "^FAIL epoch 0 state 0: --check exited 1" <<<"$out" || fail "--check failure: $out"
 
 echo "a shell workload marks the log (RDCRASH_WRITE_LOG); --check learns the marks before the crash (RDCRASH_MARKS)"
@@ -181,7 +170,7 @@ echo >>"$SEEN"
 case $RDCRASH_MARKS in *"made b"*) [ "$(cat b)" = 2 ] ;; esac
 CHECK
 chmod +x "$RD_TMP/check"
-run_rdcrash 0 --fs ext4 --states 1 --seed 6 --check "$RD_TMP/check" --workload \
+rdcrash_expect 0 "$dev" --fs ext4 --states 1 --seed 6 --check "$RD_TMP/check" --workload \
 	'echo 1 >a && sync a && echo "mark made a" >"$RDCRASH_WRITE_LOG" && echo 2 >b && sync b && echo "mark made b" >"$RDCRASH_WRITE_LOG"'
 seen=$(sort -u "$SEEN" | tr '\n' ' ')
 assert_eq "$seen" " made a, made a,made b, " "the mark lists --check saw, one a state"

@@ -20,17 +20,10 @@ rd=${dev#/dev/}
 # zone IDX: "COND WP" of zone IDX (zone_state)
 zone() { zone_state "$dev" "$zs" "$1"; }
 # Sizes and offsets are in KiB, whole blocks.
-# bwrite ZONE KIB_INTO_ZONE KIB FILE [sync|fua]: one O_DIRECT write of
-# FILE's first KIB KiB, KIB_INTO_ZONE into the zone; then a flush (sync),
-# or as a FUA write (fua: O_DSYNC)
+# bwrite ZONE KIB_INTO_ZONE KIB FILE [sync|fua]: rd_dd_write of FILE's
+# first KIB KiB, KIB_INTO_ZONE into the zone
 bwrite() {
-	local oflag=direct conv=notrunc
-	case ${5:-} in
-	sync) conv=notrunc,fsync ;;
-	fua) oflag=direct,dsync ;;
-	esac
-	dd if="$4" of="$dev" bs=4K count=$(($3 / 4)) seek=$((($1 * zs / 2 + $2) / 4)) \
-		oflag=$oflag conv=$conv iflag=fullblock status=none
+	rd_dd_write "$dev" "$4" $(($1 * zs / 2 + $2)) "$3" "${5:-}"
 }
 # holds ZONE KIB FILE: the zone's first KIB KiB are FILE's
 holds() {

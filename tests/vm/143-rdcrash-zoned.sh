@@ -15,20 +15,10 @@ ctl=$RD_BIN/ramdiskctl
 rd_configure zb size=1G zoned=1 zone_size=16M zone_nr_conv=3 cache_mode=writeback power=1
 dev=$RD_DEV
 
-run_rdcrash() {
-	local want=$1 status=0
-	shift
-	"$rdcrash" run "$@" "$dev" >"$RD_TMP/out" 2>"$RD_TMP/err" || status=$?
-	out=$(cat "$RD_TMP/out")
-	tail -n 3 "$RD_TMP/err"
-	echo "$out" | tail -n 3
-	assert_eq "$status" "$want" "exit status of rdcrash run $*"
-}
-
 # --- ext4 cannot go on host-managed zones: refused before anything changes
 head -c 1M /dev/urandom | dd of="$dev" bs=1M oflag=direct status=none
 before=$(head -c 1M "$dev" | md5sum)
-run_rdcrash 1 --fs ext4 --workload create-fsync --states 1
+rdcrash_expect 1 "$dev" --fs ext4 --workload create-fsync --states 1
 grep -q "zb: a host-managed zoned device, which ext4 cannot be made on: btrfs and f2fs can" \
 	"$RD_TMP/err" || fail "rdcrash with ext4 on a zoned device did not say why: $(cat "$RD_TMP/err")"
 assert_eq "$(head -c 1M "$dev" | md5sum)" "$before" "the device's data after the refusal"
@@ -38,7 +28,7 @@ assert_eq "$(cat "$RD_CONFIGFS/zb/checkpoints")" "" "checkpoints after the refus
 # --- btrfs and f2fs: no state fails (every fsync'd file whole, the
 # checkers clean)
 for fs in btrfs f2fs; do
-	run_rdcrash 0 --fs "$fs" --workload create-fsync --states 2 --exhaustive 3 --seed 31 --json
+	rdcrash_expect 0 "$dev" --fs "$fs" --workload create-fsync --states 2 --exhaustive 3 --seed 31 --json
 	jq -e '.states | length > 2' "$RD_TMP/out" >/dev/null || fail "$fs: too few states: $out"
 	grep -q "states checked in .* 0 failed (create-fsync, $fs, seed 31)" "$RD_TMP/err" ||
 		fail "$fs: $(tail -n 5 "$RD_TMP/err")"
@@ -77,7 +67,7 @@ for m in $RDCRASH_MARKS; do
 	[ "$m" != b-durable ] || [ "$(cat b 2>/dev/null)" = new ] || { echo "b lost"; exit 1; }
 done'
 PATH=$RD_BIN:$PATH
-run_rdcrash 3 --fs btrfs --workload "$workload" --check "$check" --states 4 --exhaustive 3 \
+rdcrash_expect 3 "$dev" --fs btrfs --workload "$workload" --check "$check" --states 4 --exhaustive 3 \
 	--seed 32 --json
 failed=$(jq -c '[.states[] | select(.verdict == "failed")][0]' "$RD_TMP/out")
 [ "$failed" != null ] || fail "no failing state in the run with the planted bug"

@@ -18,40 +18,15 @@ rd_configure zo size=32M zone_size=2M zone_capacity=1536K zone_nr_conv=2 \
 odev=$RD_DEV
 onum=${odev#/dev/}
 
-# put DEV ZONE SECTORS_INTO KIB: rd_write_at into a zone, failing the test on a refusal
-put() {
-	local e
-	e=$(rd_write_at "$1" $(($2 * zs + $3)) "$4") || fail "write of $4 KiB at sector $3 of zone $2 of $1: $e"
-}
-# zcmd DEV CMD ZONE: blkzone CMD (open, close, finish, reset) of one zone
-zcmd() {
-	blkzone "$2" -o $(($3 * zs)) -c 1 "$1" || fail "blkzone $2 of zone $3 of $1"
-}
+# put DEV ZONE SECTORS_INTO KIB, zcmd DEV CMD ZONE: zone_put and zone_cmd
+put() { zone_put "$1" "$zs" "$2" "$3" "$4"; }
+zcmd() { zone_cmd "$1" "$zs" "$2" "$3"; }
 # zones DEV: "COND WP" of the sequential zones 2 to 10 (zone_state)
 zones() {
 	local i
 	for i in 2 3 4 5 6 7 8 9 10; do
 		echo -n "$(zone_state "$1" "$zs" "$i") / "
 	done
-}
-# closed: a blkzone report on stdin as a disk that lost power reports it:
-# open zones closed, or empty if nothing was written to them
-closed() {
-	local line re='wptr (0x[0-9a-f]+) .*zcond: [23]\(o[ie]\)'
-	while IFS= read -r line; do
-		if [[ $line =~ $re ]]; then
-			if ((BASH_REMATCH[1] == 0)); then
-				line=${line/zcond: [23](o[ie])/zcond: 1(em)}
-			else
-				line=${line/zcond: [23](o[ie])/zcond: 4(cl)}
-			fi
-		fi
-		printf '%s\n' "$line"
-	done
-}
-# image DEV FILE: the whole device into FILE
-image() {
-	dd if="$1" of="$2" bs=1M iflag=direct status=none || fail "reading $1"
 }
 # rollback ITEM CHECKPOINT: udev reads a disk after each writer closes
 # it, and a rollback wants it closed: retried while udev holds it
@@ -90,8 +65,8 @@ assert_eq "$(sysfs_stat "$odev" zone_conditions)" "8 1 2 1 2" "zone_conditions b
 printf '+a\n' >"$cfs/zo/checkpoints" || fail "a zoned device refused checkpoint a"
 grep -q '^a pages=' "$cfs/zo/checkpoints" || fail "checkpoints after +a: $(cat "$cfs/zo/checkpoints")"
 assert_eq "$(zones "$odev")" "$at_a" "zones after checkpoint a: taking one changes none"
-blkzone report "$odev" | closed >"$RD_TMP/report.a"
-image "$odev" "$RD_TMP/a.img"
+zone_report "$odev" >"$RD_TMP/report.a"
+rd_image "$odev" "$RD_TMP/a.img"
 closed_a="1(em) 0 / 4(cl) 1026 / 14(fu) 4096 / 14(fu) 4096 / 1(em) 0 / 4(cl) 128 / 4(cl) 256 / 1(em) 0 / 1(em) 0 / "
 
 # --- writes, resets and finishes, then checkpoint b, then more
@@ -108,8 +83,8 @@ put "$odev" 1 1 4
 at_b="2(oi) 2 / 2(oi) 1034 / 1(em) 0 / 2(oi) 128 / 1(em) 0 / 3(oe) 256 / 14(fu) 4096 / 1(em) 0 / 1(em) 0 / "
 assert_eq "$(zones "$odev")" "$at_b" "zones before checkpoint b"
 printf '+b\n' >"$cfs/zo/checkpoints" || fail "checkpoint b refused"
-blkzone report "$odev" | closed >"$RD_TMP/report.b"
-image "$odev" "$RD_TMP/b.img"
+zone_report "$odev" >"$RD_TMP/report.b"
+rd_image "$odev" "$RD_TMP/b.img"
 closed_b="4(cl) 2 / 4(cl) 1034 / 1(em) 0 / 4(cl) 128 / 1(em) 0 / 4(cl) 256 / 14(fu) 4096 / 1(em) 0 / 1(em) 0 / "
 put "$odev" 3 1034 4
 zcmd "$odev" reset 2

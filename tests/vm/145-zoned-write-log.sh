@@ -22,37 +22,9 @@ rd_configure zw size=32M zone_size=2M zone_capacity=1536K zone_nr_conv=2 \
 odev=$RD_DEV
 onum=${odev#/dev/}
 
-# put DEV ZONE SECTORS_INTO KIB: one O_DIRECT write of KIB KiB of random
-# data into a zone, failing the test on a refusal
-put() {
-	dd if=/dev/urandom of="$1" bs="$4K" count=1 seek=$((($2 * zs + $3) * 512)) \
-		oflag=direct,seek_bytes iflag=fullblock status=none ||
-		fail "write of $4 KiB at sector $3 of zone $2 of $1"
-}
-# zcmd DEV CMD ZONE: blkzone CMD (open, close, finish, reset) of one zone
-zcmd() {
-	blkzone "$2" -o $(($3 * zs)) -c 1 "$1" || fail "blkzone $2 of zone $3 of $1"
-}
-# closed: a blkzone report on stdin with open zones read as closed (or
-# empty, with nothing written), as after a power cycle: a replay opens its
-# zones implicitly, where the origin may have opened them by command
-closed() {
-	local line re='wptr (0x[0-9a-f]+) .*zcond: [23]\(o[ie]\)'
-	while IFS= read -r line; do
-		if [[ $line =~ $re ]]; then
-			if ((BASH_REMATCH[1] == 0)); then
-				line=${line/zcond: [23](o[ie])/zcond: 1(em)}
-			else
-				line=${line/zcond: [23](o[ie])/zcond: 4(cl)}
-			fi
-		fi
-		printf '%s\n' "$line"
-	done
-}
-# image DEV FILE: the whole device into FILE
-image() {
-	dd if="$1" of="$2" bs=1M iflag=direct status=none || fail "reading $1"
-}
+# put DEV ZONE SECTORS_INTO KIB, zcmd DEV CMD ZONE: zone_put and zone_cmd
+put() { zone_put "$1" "$zs" "$2" "$3" "$4"; }
+zcmd() { zone_cmd "$1" "$zs" "$2" "$3"; }
 # same DEV FILE WHAT: the device, read past the page cache, equals FILE
 same() {
 	cmp <(dd if="$1" bs=1M iflag=direct status=none) "$2" >"$RD_TMP/cmp.out" 2>&1 ||
@@ -86,7 +58,7 @@ zcmd "$odev" close 4
 "$ctl" wlog zw start base || fail "a zoned device refused wlog start base"
 assert_eq "$(cat "$cfs/zw/write_log")" recording "write_log after start base"
 grep -q '^base pages=' "$cfs/zw/checkpoints" || fail "no checkpoint base: $(cat "$cfs/zw/checkpoints")"
-image "$odev" "$RD_TMP/base.img"
+rd_image "$odev" "$RD_TMP/base.img"
 rd_refused zw write_log start "Device or resource busy" "the write log is recording; clear it first"
 rd_refused zw rollback base "Device or resource busy" \
 	"rollback refused: the write log is recording; stop or clear it first"
@@ -164,8 +136,8 @@ zone-finish $(z 9) $zs
 mark 0 0 end
 EOF
 diff -u "$RD_TMP/want" "$RD_TMP/entries" || fail "the entries of the zoned device's log"
-image "$odev" "$RD_TMP/origin.img"
-blkzone report "$odev" | closed >"$RD_TMP/report.origin"
+rd_image "$odev" "$RD_TMP/origin.img"
+zone_report "$odev" >"$RD_TMP/report.origin"
 
 echo "the oracle's replay onto a clone of base gives the origin's bytes and zones"
 rd_configure zc "clone_of=$onum base" power=1
@@ -173,7 +145,7 @@ cdev=$RD_DEV
 same "$cdev" "$RD_TMP/base.img" "the clone of base against the device at base"
 "$replay" "$odev" "$cdev" || fail "wlog-replay onto the zoned clone"
 same "$cdev" "$RD_TMP/origin.img" "the zoned clone after the replay against the origin"
-blkzone report "$cdev" | closed >"$RD_TMP/report.clone"
+zone_report "$cdev" >"$RD_TMP/report.clone"
 diff -u "$RD_TMP/report.origin" "$RD_TMP/report.clone" ||
 	fail "the zoned clone's report after the replay differs from the origin's"
 rd_unconfigure zc

@@ -13,15 +13,6 @@ rdcrash=$RD_BIN/rdcrash
 rd_configure crash size=320M cache_mode=writeback power=1
 dev=$RD_DEV
 
-# run_rdcrash WANT ARGS...: rdcrash run exits with WANT; its output in $out
-run_rdcrash() {
-	local want=$1 status=0
-	shift
-	"$rdcrash" run "$@" "$dev" >"$RD_TMP/out" 2>"$RD_TMP/err" || status=$?
-	out=$(cat "$RD_TMP/out")
-	tail -n 2 "$RD_TMP/err"
-	assert_eq "$status" "$want" "exit status of rdcrash run $*"
-}
 # failures: each failed state's reason, counted
 failures() {
 	jq -r '.states[] | select(.verdict == "failed") | .detail' "$RD_TMP/out" |
@@ -42,7 +33,7 @@ assert_eq "$(cat "$RD_CONFIGFS/crash/power_cut_personality")" unordered "the per
 
 for fs in ext4 xfs; do
 	echo "$fs over lying-flush: states fail"
-	run_rdcrash 3 --fs "$fs" --workload create-fsync --personality lying-flush --states 3 \
+	rdcrash_expect 3 "$dev" --fs "$fs" --workload create-fsync --personality lying-flush --states 3 \
 		--seed 41 --json
 	assert_eq "$(cat "$RD_CONFIGFS/crash/power_cut_personality")" lying-flush \
 		"the device's personality after the run"
@@ -52,13 +43,13 @@ for fs in ext4 xfs; do
 done
 
 echo "ext4 nobarrier: holds over plp, fails over unordered"
-run_rdcrash 0 --fs ext4 --mount-options nobarrier --workload create-fsync --personality plp \
+rdcrash_expect 0 "$dev" --fs ext4 --mount-options nobarrier --workload create-fsync --personality plp \
 	--states 6 --seed 42 --json
 grep -q "has power-loss protection (plp): every completed write is durable" "$RD_TMP/err" ||
 	fail "rdcrash did not say it modelled plp: $(cat "$RD_TMP/err")"
 jq -e '[.states[] | select(.verdict == "ok")] | length >= 6' "$RD_TMP/out" >/dev/null ||
 	fail "plp: too few states checked"
-run_rdcrash 3 --fs ext4 --mount-options nobarrier --workload create-fsync \
+rdcrash_expect 3 "$dev" --fs ext4 --mount-options nobarrier --workload create-fsync \
 	--personality unordered --states 12 --seed 42 --json
 failures
 rd_unconfigure crash

@@ -13,16 +13,9 @@ dev=$RD_DEV
 head -c 64K /dev/urandom >"$RD_TMP/a"
 head -c 64K /dev/urandom >"$RD_TMP/b"
 
-# put FILE KIB_OFFSET [sync|fua]: one direct write of FILE, then a flush
-# (sync) or as a FUA write (fua: O_DSYNC)
+# put FILE KIB_OFFSET [sync|fua]: rd_dd_write of the 64 KiB of FILE
 put() {
-	local oflag=direct conv=notrunc
-	case ${3:-} in
-	sync) conv=notrunc,fsync ;;
-	fua) oflag=direct,dsync ;;
-	esac
-	dd if="$1" of="$dev" bs=64K seek=$(($2 / 64)) oflag=$oflag conv=$conv status=none ||
-		fail "write of $1 at $2 KiB"
+	rd_dd_write "$dev" "$1" "$2" 64 "${3:-}" || fail "write of $1 at $2 KiB"
 }
 # holds FILE KIB_OFFSET: whether the device holds FILE there
 holds() {

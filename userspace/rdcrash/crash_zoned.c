@@ -175,6 +175,23 @@ static bool durable_event(const struct scan *s, size_t i)
 	return wlog_is_data(e) && (e->flags & RAMDISK_WLOG_FUA);
 }
 
+/* A scan of entries [first, limit); 0, or -1 when out of memory (s freed). */
+static int scan_range(struct scan *s, const struct wlog *w, const struct crash_epochs *ep,
+		      size_t first, size_t limit, uint32_t per_block, bool tears)
+{
+	size_t i;
+
+	if (scan_init(s, w, ep->zones, per_block, tears))
+		return -1;
+	for (i = first; i < limit; i++) {
+		if (scan_add(s, i)) {
+			scan_free(s);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* The states of the units scanned so far, saturating. */
 static uint64_t scan_product(const struct scan *s)
 {
@@ -348,6 +365,18 @@ static void sort_pieces(struct crash_state *st)
 		qsort(st->pieces, st->nr, sizeof(*st->pieces), piece_order);
 }
 
+/* A state built (rc 0): its scan freed, its pieces in log order; else freed, errno kept. */
+static int state_done(struct crash_state *st, struct scan *s, int rc)
+{
+	scan_free(s);
+	if (rc) {
+		crash_state_free(st);
+		return -1;
+	}
+	sort_pieces(st);
+	return 0;
+}
+
 int zoned_state_enumerate(const struct wlog *w, const struct crash_epochs *ep, size_t k,
 			  uint64_t index, uint32_t per_block, bool tears, struct crash_state *st)
 {
@@ -360,11 +389,8 @@ int zoned_state_enumerate(const struct wlog *w, const struct crash_epochs *ep, s
 	if (find_limit(w, ep, k, per_block, tears, &index, &limit, NULL))
 		return -1;
 	st->cut = limit;
-	if (scan_init(&s, w, ep->zones, per_block, tears))
+	if (scan_range(&s, w, ep, first, limit, per_block, tears))
 		return -1;
-	for (i = first; i < limit; i++)
-		if (scan_add(&s, i))
-			goto fail;
 	for (i = 0; i < s.nr; i++) {
 		const struct unit *u = &s.u[i];
 		uint64_t d = index % u->choices;
@@ -374,13 +400,9 @@ int zoned_state_enumerate(const struct wlog *w, const struct crash_epochs *ep, s
 			       add_zone_choice(st, &room, &s, u, d))
 			goto fail;
 	}
-	scan_free(&s);
-	sort_pieces(st);
-	return 0;
+	return state_done(st, &s, 0);
 fail:
-	scan_free(&s);
-	crash_state_free(st);
-	return -1;
+	return state_done(st, &s, -1);
 }
 
 int zoned_state_make(const struct wlog *w, const struct crash_epochs *ep, size_t k,
@@ -400,11 +422,8 @@ int zoned_state_make(const struct wlog *w, const struct crash_epochs *ep, size_t
 		st->cut = first;
 	else
 		st->cut = first + 1 + rng_below(&r, end - first);
-	if (scan_init(&s, w, ep->zones, per_block, true))
+	if (scan_range(&s, w, ep, first, st->cut, per_block, true))
 		return -1;
-	for (i = first; i < st->cut; i++)
-		if (scan_add(&s, i))
-			goto fail;
 	for (i = 0; i < s.nr; i++) {
 		const struct unit *u = &s.u[i];
 		const struct ramdisk_wlog_entry *e;
@@ -429,12 +448,7 @@ int zoned_state_make(const struct wlog *w, const struct crash_epochs *ep, size_t
 		if (rc)
 			goto fail;
 	}
-	scan_free(&s);
-	sort_pieces(st);
-	return 0;
+	return state_done(st, &s, 0);
 fail:
-	scan_free(&s);
-	crash_state_free(st);
-	errno = ENOMEM;
-	return -1;
+	return state_done(st, &s, -1);
 }

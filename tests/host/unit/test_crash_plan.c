@@ -13,17 +13,10 @@
 #include "crash_plan.h"
 
 #include "check.h"
+#include "wlog_fixture.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static struct ramdisk_wlog_entry ent(unsigned int type, uint64_t sector, uint32_t nr,
-				     unsigned int flags)
-{
-	return (struct ramdisk_wlog_entry){
-		.sector = sector, .nr_sectors = nr, .type = type, .flags = flags
-	};
-}
 
 /*
  * epoch 0: w w(fua) w(atomic, 16) discard | flush
@@ -33,7 +26,6 @@ static struct ramdisk_wlog_entry ent(unsigned int type, uint64_t sector, uint32_
 static void make_log(struct wlog *w)
 {
 	static struct ramdisk_wlog_entry e[12];
-	size_t i, off = 0;
 
 	e[0] = ent(RAMDISK_WLOG_WRITE, 0, 8, 0);
 	e[1] = ent(RAMDISK_WLOG_WRITE, 64, 8, RAMDISK_WLOG_FUA);
@@ -46,19 +38,7 @@ static void make_log(struct wlog *w)
 	e[8] = ent(RAMDISK_WLOG_FLUSH, 0, 0, RAMDISK_WLOG_FAILED);
 	e[9] = ent(RAMDISK_WLOG_WRITE, 2048, 16, 0);
 	e[10] = ent(RAMDISK_WLOG_FLUSH, 0, 0, 0);
-	memset(w, 0, sizeof(*w));
-	w->e = e;
-	w->n = 11;
-	for (i = 0; i < w->n; i++) {
-		e[i].seq = i;
-		e[i].data_offset = off;
-		e[i].data_len = e[i].type == RAMDISK_WLOG_WRITE ? e[i].nr_sectors * 512 : 0;
-		off += e[i].data_len;
-	}
-	w->data_len = off;
-	w->data = malloc(off);
-	for (i = 0; i < off; i++)
-		w->data[i] = (unsigned char)(i * 7 + i / 512);
+	wlog_fixture(w, e, 11, 7);
 }
 
 /* Every piece lies inside its entry, on block boundaries, before the cut. */
@@ -85,23 +65,12 @@ static void check_pieces(const struct wlog *w, const struct crash_epochs *ep,
 static void make_epoch(struct wlog *w, struct ramdisk_wlog_entry *e, size_t n, const uint32_t *nr,
 		       const unsigned int *flags)
 {
-	size_t i, off = 0;
+	size_t i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		e[i] = ent(RAMDISK_WLOG_WRITE, i * 64, nr[i], flags[i]);
-		e[i].seq = i;
-		e[i].data_offset = off;
-		e[i].data_len = nr[i] * 512;
-		off += e[i].data_len;
-	}
 	e[n] = ent(RAMDISK_WLOG_FLUSH, 0, 0, 0);
-	memset(w, 0, sizeof(*w));
-	w->e = e;
-	w->n = n + 1;
-	w->data_len = off;
-	w->data = malloc(off ? off : 1);
-	for (i = 0; i < off; i++)
-		w->data[i] = (unsigned char)(i * 13 + i / 512);
+	wlog_fixture(w, e, n + 1, 13);
 }
 
 /*

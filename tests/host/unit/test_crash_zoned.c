@@ -21,6 +21,7 @@
 #include "crash_plan.h"
 
 #include "check.h"
+#include "wlog_fixture.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -30,14 +31,6 @@
 #define NZ 4 /* zone 0 conventional, 1-3 sequential */
 #define NB (ZS * NZ)
 #define MAX_IMAGES 65536
-
-static struct ramdisk_wlog_entry ent(unsigned int type, uint64_t sector, uint32_t nr,
-				     unsigned int flags)
-{
-	return (struct ramdisk_wlog_entry){
-		.sector = sector, .nr_sectors = nr, .type = type, .flags = flags
-	};
-}
 
 /* What a device holds: a label per block (entry + 1, block), and each zone's write pointer. */
 struct image {
@@ -223,7 +216,7 @@ static void oracle(const struct wlog *w, const struct image *base, size_t first,
 static void make_log(struct wlog *w)
 {
 	static struct ramdisk_wlog_entry e[20];
-	size_t n = 0, i, off = 0;
+	size_t n = 0;
 
 	e[n++] = ent(RAMDISK_WLOG_WRITE, 8, 2, 0);
 	e[n++] = ent(RAMDISK_WLOG_WRITE, 16, 4, 0);
@@ -244,19 +237,7 @@ static void make_log(struct wlog *w)
 	e[n++] = ent(RAMDISK_WLOG_FLUSH, 0, 0, RAMDISK_WLOG_FAILED);
 	e[n++] = ent(RAMDISK_WLOG_MARK, 0, 0, 0);
 	e[n++] = ent(RAMDISK_WLOG_WRITE, 3, 1, 0);
-	memset(w, 0, sizeof(*w));
-	w->e = e;
-	w->n = n;
-	for (i = 0; i < n; i++) {
-		e[i].seq = i;
-		e[i].data_offset = off;
-		e[i].data_len = e[i].type == RAMDISK_WLOG_WRITE ? e[i].nr_sectors * 512 : 0;
-		off += e[i].data_len;
-	}
-	w->data_len = off;
-	w->data = malloc(off);
-	for (i = 0; i < off; i++)
-		w->data[i] = (unsigned char)(i * 11 + i / 512);
+	wlog_fixture(w, e, n, 11);
 }
 
 /* The image of a state: the epochs before applied whole, then its pieces, each accepted. */
