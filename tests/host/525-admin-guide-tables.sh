@@ -61,7 +61,7 @@ for text in [uapi] + list(src.values()):
         consts[m.group(1)] = int(m.group(2)) << int(m.group(3) or 0)
 for m in re.finditer(r"^\s*(RD_CACHE_\w+),", src["ramdisk.h"], re.M):
     pass
-mode_names = dict(re.findall(r"\[(RD_(?:CACHE|CUT)_\w+)\] = \"(\w+)\"", src["configfs.c"]))
+mode_names = dict(re.findall(r"\[(RD_(?:CACHE|CUT|PERSONALITY)_\w+)\] = \"([\w-]+)\"", src["configfs.c"]))
 
 
 def value(expr):
@@ -184,7 +184,7 @@ for text in src.values():
     for m in re.finditer(r"pr_warn(?:_ratelimited)?\(\s*((?:\"(?:[^\"\\]|\\.)*\"\s*)+)", text):
         formats.append("".join(re.findall(r"\"((?:[^\"\\]|\\.)*)\"", m.group(1))).replace("\\n", ""))
 # RD_CFG_ENUM_ATTR(name, names, "choices", apply) prints "NAME: name 'VALUE' is choices"
-for m in re.finditer(r"^RD_CFG_ENUM_ATTR\((\w+), \w+, \"([^\"]*)\"", src["configfs.c"], re.M):
+for m in re.finditer(r"^RD_CFG_ENUM_ATTR\((\w+), \w+,\s+\"([^\"]*)\"", src["configfs.c"], re.M):
     formats.append("%s: " + m.group(1) + " '%.*s' is " + m.group(2))
 SPEC = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:ll|l|h|z)?[a-zA-Z]")
 STAR, WORD, VAL = object(), object(), object()
