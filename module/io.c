@@ -137,24 +137,20 @@ static __always_inline bool rd_bb_maybe_active(void)
 	return static_branch_unlikely(&rd_bb_in_use);
 }
 
-/*
- * A flush: every write completed before it is durable once it completes.
- * Only a store with a volatile layer has anything to do. After a power cut
- * that lost completed writes, the next flush reports them: the caller was
- * promised them and must not hear they are durable.
- */
-/*
- * A flush makes every completed write durable, unless the device lies
- * about it (lying-flush): then it is acknowledged and does nothing, as a
- * drive that ignores FLUSH CACHE. A cut that lost writes is reported by
- * the next flush either way.
- */
 /* FUA on a write, unless the device lies about it (lying-flush) */
 static __always_inline bool rd_fua_honoured(const struct rd_device *rd, const struct bio *bio)
 {
 	return (bio->bi_opf & REQ_FUA) && !READ_ONCE(rd->lying_flush);
 }
 
+/*
+ * A flush: every write completed before it is durable once it completes.
+ * Only a store with a volatile layer has anything to do, and nothing is
+ * done by a device that lies about it (lying-flush), as a drive that
+ * acknowledges FLUSH CACHE and ignores it. After a power cut that lost
+ * completed writes, the next flush reports them, lying or not: the caller
+ * was promised them and must not hear they are durable.
+ */
 static blk_status_t rd_flush(struct rd_device *rd, struct rd_store *store)
 {
 	int err = 0;
