@@ -1,6 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # DESCRIPTION: rdcrash on a host-managed zoned device: btrfs made with -O zoned and f2fs with -m, each sequential zone's crash states a prefix of its writes (crash_zoned.h); create-fsync holds on both, and every state's clone reads zeros past each write pointer; a planted bug (a file marked durable before any fsync) fails on btrfs, and the failing state, rebuilt alone with rdcrash state, fails the same check; ext4 is refused before the device is touched; minimise says it does not shrink a zoned device's states
+# KERNELS: last
+# rdcrash's model of zones does not depend on the kernel; what it drives
+# in the module (zoned checkpoints, clones and rollbacks, the write log of
+# zone commands, the kernel's write plugs after a rollback) is tested on
+# every kernel that hosts zones by tests 144, 145 and 134.
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd md5sum jq blkzone mkfs.btrfs btrfs mkfs.f2fs fsck.f2fs
