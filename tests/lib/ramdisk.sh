@@ -177,15 +177,6 @@ zone_report() {
 	done
 }
 
-# zone_put DEV ZS ZONE SECTORS_INTO KIB: rd_write_at of KIB KiB of random
-# data, SECTORS_INTO zone ZONE of DEV (ZS sectors a zone), failing the test
-# on a refusal
-zone_put() {
-	local e
-	e=$(rd_write_at "$1" $(($3 * $2 + $4)) "$5") ||
-		fail "write of $5 KiB at sector $4 of zone $3 of $1: $e"
-}
-
 # zone_cmd DEV ZS CMD ZONE: blkzone CMD (open, close, finish, reset) of
 # zone ZONE of DEV, failing the test on a refusal
 zone_cmd() {

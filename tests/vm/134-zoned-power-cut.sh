@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: a zoned device in writeback mode: a power cut moves each zone's write pointer back to its durable state (flushed and FUA writes stay, with what precedes a FUA write in its zone, cached ones go, a sector-unit cut's first lost block sets the pointer and what it kept past that goes too), open zones come back closed, the freed pages go; the kernel learns the new pointers after a failed write and a zone report; btrfs -O zoned and f2fs take a workload, a cut, a remount with every fsync'd file intact, and pass their checkers
+# DESCRIPTION: a zoned device in writeback mode: a power cut moves each zone's write pointer back to its durable state (flushed and FUA writes stay, a FUA write with what precedes it in its zone, sent with no flush after it from the test module, cached ones go, a sector-unit cut's first lost block sets the pointer and what it kept past that goes too), open zones come back closed, the freed pages go; the kernel learns the new pointers after a failed write and a zone report; btrfs -O zoned and f2fs take a workload, a cut, a remount with every fsync'd file intact, and pass their checkers
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd blkzone blockdev cmp dd mkfs.btrfs btrfs mkfs.f2fs fsck.f2fs sha1sum xfs_io
@@ -8,6 +8,8 @@ load_module nr_devices=0
 [[ ,$(cat "$RD_CONFIGFS/features"), == *,zoned,* ]] ||
 	skip "$RD_KVER's block layer cannot host a zoned bio-based device (131 tests the refusal)"
 cfg=$RD_CONFIGFS
+amod=$RD_TOP/build/kernels/$RD_KVER/selftest/rd_selftest_zone_append.ko
+[ -f "$amod" ] || fail "$amod is missing: scripts/build-module $RD_KVER builds it"
 
 # --- 16 zones of 4 MiB (8192 sectors), the first conventional; 4 KiB
 # blocks, which a sector-unit cut keeps or loses whole
@@ -52,13 +54,18 @@ bwrite 2 128 128 "$RD_TMP/data"
 bwrite 3 0 64 "$RD_TMP/data"
 # zone 5: opened, nothing written
 blkzone open -o $((5 * zs)) -c 1 "$dev"
-# zone 8: 64 KiB cached, then 64 KiB as a FUA write after them: a zone
-# keeps no sector past one it lost, so the FUA write is durable only with
-# the cached write below it, which it makes durable first
-head -c 64K "$RD_TMP/data" >"$RD_TMP/half"
-cat "$RD_TMP/half" "$RD_TMP/half" >"$RD_TMP/zone8"
+# zone 8: 64 KiB cached, then a 4 KiB FUA write after them, with no flush
+# after it (a zone append from the test module: an O_DSYNC write to the
+# device would flush the whole cache too). A zone keeps no sector past one
+# it lost, so the FUA write is durable only with the cached write below
+# it, which the device makes durable first.
 bwrite 8 0 64 "$RD_TMP/data"
-bwrite 8 64 64 "$RD_TMP/data" fua
+insmod "$amod" path="$dev" sector=$((8 * zs)) count=1 fua=1 || fail "insmod of the append module"
+assert_eq "$(cat /sys/module/rd_selftest_zone_append/parameters/result) $(cat /sys/module/rd_selftest_zone_append/parameters/first_sector)" \
+	"0 $((8 * zs + 128))" "result and place of the FUA append to zone 8"
+rmmod rd_selftest_zone_append
+head -c 64K "$RD_TMP/data" >"$RD_TMP/zone8"
+head -c 4K /dev/zero | tr '\0' '\001' >>"$RD_TMP/zone8"
 assert_eq "$(zone 1) / $(zone 3) / $(zone 5) / $(zone 6)" \
 	"2(oi) 1024 / 2(oi) 128 / 3(oe) 0 / 2(oi) 64" "zones before the cut"
 pages=$(sysfs_stat "$rd" allocated_pages)
@@ -70,18 +77,18 @@ assert_eq "$(zone 3)" "1(em) 0" "zone 3 after the cut: empty"
 assert_eq "$(zone 4)" "14(fu) 8192" "zone 4 after the cut: full"
 assert_eq "$(zone 5)" "1(em) 0" "zone 5, opened with nothing written, after the cut"
 assert_eq "$(zone 6)" "4(cl) 64" "zone 6, durable and open, after the cut"
-assert_eq "$(zone 8)" "4(cl) 256" "zone 8 after the cut: its FUA write and the write below it"
+assert_eq "$(zone 8)" "4(cl) 136" "zone 8 after the cut: its FUA write and the write below it"
 assert_eq "$(sysfs_stat "$rd" zone_conditions)" "10 0 0 4 1" "zone_conditions after the cut"
 assert_eq "$(sysfs_stat "$rd" zone_wp_rollbacks)" 3 "zone_wp_rollbacks"
 assert_eq "$(sysfs_stat "$rd" dirty_bytes)" 0 "dirty bytes after the cut"
 holds 1 256 "$RD_TMP/data" || fail "zone 1's flushed 256 KiB differ after the cut"
 holds 2 128 "$RD_TMP/data" || fail "zone 2's FUA write differs after the cut"
 holds 4 4096 "$RD_TMP/data" || fail "full zone 4 differs after the cut"
-holds 8 128 "$RD_TMP/zone8" || fail "zone 8's writes differ after the cut"
+holds 8 68 "$RD_TMP/zone8" || fail "zone 8's writes differ after the cut"
 zeros_from 1 256 || fail "zone 1 past its write pointer is not zeros"
 zeros_from 3 0 || fail "zone 3 is not zeros"
-# durable: 256 + 128 + 4096 + 32 + 128 KiB, in pages
-assert_eq "$(sysfs_stat "$rd" allocated_pages)" $(((256 + 128 + 4096 + 32 + 128) / 4)) \
+# durable: 256 + 128 + 4096 + 32 + 68 KiB, in pages
+assert_eq "$(sysfs_stat "$rd" allocated_pages)" $(((256 + 128 + 4096 + 32 + 68) / 4)) \
 	"allocated pages after the cut (before it: $pages)"
 
 # The kernel keeps its own copy of each write pointer (zone write plugs)

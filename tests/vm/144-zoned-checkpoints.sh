@@ -18,8 +18,12 @@ rd_configure zo size=32M zone_size=2M zone_capacity=1536K zone_nr_conv=2 \
 odev=$RD_DEV
 onum=${odev#/dev/}
 
-# put DEV ZONE SECTORS_INTO KIB, zcmd DEV CMD ZONE: zone_put and zone_cmd
-put() { zone_put "$1" "$zs" "$2" "$3" "$4"; }
+# put DEV ZONE SECTORS_INTO KIB: rd_write_at into a zone, failing the test on a refusal
+put() {
+	local e
+	e=$(rd_write_at "$1" $(($2 * zs + $3)) "$4") || fail "write of $4 KiB at sector $3 of zone $2 of $1: $e"
+}
+# zcmd DEV CMD ZONE: zone_cmd with this test's zone size
 zcmd() { zone_cmd "$1" "$zs" "$2" "$3"; }
 # zones DEV: "COND WP" of the sequential zones 2 to 10 (zone_state)
 zones() {

@@ -22,8 +22,14 @@ rd_configure zw size=32M zone_size=2M zone_capacity=1536K zone_nr_conv=2 \
 odev=$RD_DEV
 onum=${odev#/dev/}
 
-# put DEV ZONE SECTORS_INTO KIB, zcmd DEV CMD ZONE: zone_put and zone_cmd
-put() { zone_put "$1" "$zs" "$2" "$3" "$4"; }
+# put DEV ZONE SECTORS_INTO KIB: one O_DIRECT write of KIB KiB of random
+# data into a zone (one log entry), failing the test on a refusal
+put() {
+	dd if=/dev/urandom of="$1" bs="$4K" count=1 seek=$((($2 * zs + $3) * 512)) \
+		oflag=direct,seek_bytes iflag=fullblock status=none ||
+		fail "write of $4 KiB at sector $3 of zone $2 of $1"
+}
+# zcmd DEV CMD ZONE: zone_cmd with this test's zone size
 zcmd() { zone_cmd "$1" "$zs" "$2" "$3"; }
 # same DEV FILE WHAT: the device, read past the page cache, equals FILE
 same() {

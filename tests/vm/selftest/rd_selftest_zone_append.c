@@ -6,7 +6,10 @@
  * does, from its load: count appends of bytes each to the zone starting
  * at sector of the block device at path, one at a time, each waited for.
  * Append i carries bytes of the value i % 251 + 1, so a test can tell
- * where each landed from the data too.
+ * where each landed from the data too. With fua=1 each carries REQ_FUA
+ * and nothing else asks for durability: the one way a test can send a
+ * FUA write with no flush after it (an O_DSYNC write to a block device is
+ * followed by one).
  *
  * The load succeeds once the device is open, whatever the appends
  * answered; the results are read back from the read-only parameters
@@ -35,6 +38,9 @@ MODULE_PARM_DESC(sector, "first sector of the zone to append to");
 static unsigned int count = 1;
 module_param(count, uint, 0444);
 MODULE_PARM_DESC(count, "appends to send (default 1)");
+static bool fua;
+module_param(fua, bool, 0444);
+MODULE_PARM_DESC(fua, "send each append with REQ_FUA (default 0)");
 static unsigned int bytes = 4096;
 module_param(bytes, uint, 0444);
 MODULE_PARM_DESC(bytes, "bytes of each append, whole logical blocks up to a page (default 4096)");
@@ -59,7 +65,7 @@ static int rd_append_one(struct block_device *bdev, struct page *page, sector_t 
 	struct bio *bio;
 	int err;
 
-	bio = bio_alloc(bdev, 1, REQ_OP_ZONE_APPEND | REQ_SYNC, GFP_KERNEL);
+	bio = bio_alloc(bdev, 1, REQ_OP_ZONE_APPEND | REQ_SYNC | (fua ? REQ_FUA : 0), GFP_KERNEL);
 	bio->bi_iter.bi_sector = sector;
 	if (bio_add_page(bio, page, bytes, 0) != bytes) {
 		bio_put(bio);
