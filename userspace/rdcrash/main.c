@@ -765,7 +765,14 @@ static int cmd_run(struct opts *o)
 		err(RC_ERROR, "mkdtemp");
 	snprintf(made.dir, sizeof(made.dir), "%s", dir);
 	export_device(tp);
-	if (forget_last_run(tp) || fs_make(&o->fss, tp->dev))
+	/*
+	 * mkfs runs without discards (-K, -t 0), which on a zoned device also
+	 * leaves every zone as the last run left it: a file system finding
+	 * data in a zone it never allocated warns (btrfs) and resets it, so
+	 * the zones are reset first, as a fresh disk's are
+	 */
+	if (forget_last_run(tp) || (o->fss.zoned && target_reset_zones(tp)) ||
+	    fs_make(&o->fss, tp->dev))
 		goto out;
 	e = run_setup(o, tp, dir);
 	if (stopped() || e)

@@ -82,6 +82,8 @@ bool target_is_zoned(const struct target *t);
 /* Which of the disk's zones are sequential (BLKREPORTZONE); 0, or -1 after a message. */
 int target_zones(const struct target *t, struct crash_zones *z);
 void target_zones_free(struct crash_zones *z);
+/* Resets every sequential zone of the disk; 0, or -1 after a message. */
+int target_reset_zones(const struct target *t);
 
 /* --- personality.c ------------------------------------------------------- */
 

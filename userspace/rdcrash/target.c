@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/blkzoned.h>
+#include <linux/fs.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -357,4 +358,26 @@ void target_zones_free(struct crash_zones *z)
 {
 	free(z->seq);
 	memset(z, 0, sizeof(*z));
+}
+
+int target_reset_zones(const struct target *t)
+{
+	struct blk_zone_range all = { 0, 0 };
+	uint64_t bytes;
+	int fd, rc;
+
+	fd = open(t->dev, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || ioctl(fd, BLKGETSIZE64, &bytes)) {
+		warn("%s", t->dev);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	/* the whole disk in one range: the block layer sends one reset of all zones */
+	all.nr_sectors = bytes >> 9;
+	rc = ioctl(fd, BLKRESETZONE, &all);
+	if (rc)
+		warn("%s: reset of its zones", t->dev);
+	close(fd);
+	return rc ? -1 : 0;
 }
