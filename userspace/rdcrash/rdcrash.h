@@ -144,7 +144,7 @@ struct fs_kind {
 	const char *const *fsck; /* the read-only checker; DEV follows */
 	const char *fsck_label; /* how a failure names it */
 	const char *state_data; /* what each state's mount adds to the user's options */
-	/* mkfs's options on a host-managed zoned device; NULL: it cannot go on one */
+	/* mkfs and its options on a host-managed zoned device; NULL: it cannot go on one */
 	const char *const *zoned_mkfs;
 };
 

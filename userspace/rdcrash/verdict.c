@@ -109,9 +109,14 @@ static const char *const mkfs_ext4[] = { "mkfs.ext4", "-q", "-F", "-E", "nodisca
 static const char *const mkfs_xfs[] = { "mkfs.xfs", "-q", "-f", "-K", NULL };
 static const char *const mkfs_btrfs[] = { "mkfs.btrfs", "-q", "-f", "-K", NULL };
 static const char *const mkfs_f2fs[] = { "mkfs.f2fs", "-q", "-f", "-t", "0", NULL };
-/* on a host-managed zoned device: btrfs's zoned mode, f2fs's multi-device (-m) form */
-static const char *const zoned_btrfs[] = { "-O", "zoned", NULL };
-static const char *const zoned_f2fs[] = { "-m", NULL };
+/*
+ * On a host-managed zoned device: btrfs's zoned mode, f2fs's zoned (-m)
+ * form, and with discards: there they are the zone resets mkfs needs, and
+ * mkfs.btrfs -K left the zones of its temporary chunks written, which the
+ * first mount then found in free space and warned of.
+ */
+static const char *const zoned_btrfs[] = { "mkfs.btrfs", "-q", "-f", "-O", "zoned", NULL };
+static const char *const zoned_f2fs[] = { "mkfs.f2fs", "-q", "-f", "-m", NULL };
 static const char *const fsck_ext[] = { "e2fsck", "-fn", NULL };
 static const char *const fsck_xfs[] = { "xfs_repair", "-n", NULL };
 static const char *const fsck_btrfs[] = { "btrfs", "check", "--readonly", NULL };
@@ -223,14 +228,13 @@ static int split_options(char *opts, char **argv, size_t *n, size_t room)
 
 int fs_make(const struct fs_setup *fs, const char *dev)
 {
+	const char *const *mkfs = fs->zoned ? fs->kind->zoned_mkfs : fs->kind->mkfs;
 	char *argv[64], opts[1024] = "", log[] = "/tmp/rdcrash-mkfs.XXXXXX", finding[200];
 	size_t n = 0, i;
 	int status, fd;
 
-	for (i = 0; fs->kind->mkfs[i]; i++)
-		argv[n++] = (char *)fs->kind->mkfs[i];
-	for (i = 0; fs->zoned && fs->kind->zoned_mkfs[i]; i++)
-		argv[n++] = (char *)fs->kind->zoned_mkfs[i];
+	for (i = 0; mkfs[i]; i++)
+		argv[n++] = (char *)mkfs[i];
 	if (fs->mkfs_options)
 		snprintf(opts, sizeof(opts), "%s", fs->mkfs_options);
 	if (split_options(opts, argv, &n, sizeof(argv) / sizeof(argv[0]) - 1)) {
