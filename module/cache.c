@@ -20,6 +20,7 @@
 #include <linux/blkdev.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
+#include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/prandom.h>
 #include <linux/sched.h>
@@ -50,6 +51,7 @@ struct rd_cache {
 	/* where the search for a page to make room starts, so room rotates */
 	unsigned long next_victim;
 	atomic_long_t power_cuts;
+	atomic64_t misdirected_bytes;
 };
 
 static struct rd_cache *to_cache(struct rd_store *store)
@@ -440,6 +442,56 @@ static const struct rd_store_ops rd_cache_ops = {
 };
 
 /*
+ * A unit the cut does not keep in place, under the misdirected
+ * personality: its dirty sectors reach the medium at the same offsets in
+ * another unit of the device, drawn from the cut's PRNG, as from a drive
+ * whose mapping lost its last updates at power loss and wrote the data
+ * where it pointed then. The sectors stay dirty here: at their own
+ * address they are lost, and the cut frees them with the rest. A device
+ * of one unit has no other address, and a write the durable store
+ * refuses (mem_limit) is lost only.
+ */
+static void rd_cache_misdirect(struct rd_cache *c, unsigned long index, struct rd_cache_page *cp,
+			       unsigned int first, unsigned int end, const struct rd_cut *cut,
+			       struct rnd_state *rnd)
+{
+	unsigned int unit = end - first, start = first, stop;
+	u64 units = div_u64(cut->nr_sectors, unit);
+	u64 own = div_u64(((u64)index << (PAGE_SHIFT - SECTOR_SHIFT)) + first, unit);
+	u64 draw, to;
+
+	if (units < 2)
+		return;
+	draw = ((u64)prandom_u32_state(rnd) << 32) | prandom_u32_state(rnd);
+	div64_u64_rem(draw, units - 1, &to);
+	if (to >= own)
+		to++;
+	for_each_set_bitrange_from(start, stop, cp->dirty, end) {
+		u64 pos = (to * unit + start - first) << SECTOR_SHIFT;
+		unsigned int len = (stop - start) << SECTOR_SHIFT;
+
+		if (c->durable->ops->write(c->durable, pos, cp->page, start << SECTOR_SHIFT, len,
+					   false))
+			return;
+		atomic64_add(len, &c->misdirected_bytes);
+	}
+}
+
+/*
+ * One unit of the cut, sectors first to end of a cached page: kept in
+ * place on the draw below drop_percent, else lost, or misdirected.
+ */
+static void rd_cache_cut_unit(struct rd_cache *c, unsigned long index, struct rd_cache_page *cp,
+			      unsigned int first, unsigned int end, const struct rd_cut *cut,
+			      struct rnd_state *rnd)
+{
+	if (cut->drop_percent < 100 && prandom_u32_state(rnd) % 100 >= cut->drop_percent)
+		rd_cache_page_writeback(c, index, cp, first, end);
+	else if (cut->misdirect)
+		rd_cache_misdirect(c, index, cp, first, end, cut, rnd);
+}
+
+/*
  * Each logical block of one page that holds dirty sectors is kept or lost
  * on a draw of its own, so a write of several blocks can come back torn,
  * as from a disk that lost power with part of it on the medium; never
@@ -452,9 +504,8 @@ static void rd_cache_cut_blocks(struct rd_cache *c, unsigned long index, struct 
 	unsigned int first;
 
 	for (first = 0; first < RD_SECTORS_PER_PAGE; first += step)
-		if (rd_dirty_in(cp->dirty, first, first + step) &&
-		    prandom_u32_state(rnd) % 100 >= cut->drop_percent)
-			rd_cache_page_writeback(c, index, cp, first, first + step);
+		if (rd_dirty_in(cp->dirty, first, first + step))
+			rd_cache_cut_unit(c, index, cp, first, first + step, cut, rnd);
 }
 
 /* Tells cut->lost of each run of sectors of one page the cut loses. */
@@ -472,9 +523,11 @@ static void rd_cache_report_lost(unsigned long index, struct rd_cache_page *cp,
  * Loses the cached writes. With drop_percent below 100 each cached page
  * (RD_CUT_PAGE) or each logical block holding dirty sectors
  * (RD_CUT_SECTOR) is lost or kept, by a PRNG seeded from the seed and the
- * number of earlier cuts, so a test can replay the same loss. Returns the
- * bytes of completed writes that were lost. What cannot be kept is lost,
- * as it would be anyway.
+ * number of earlier cuts, so a test can replay the same loss; under the
+ * misdirected personality what is not kept lands elsewhere, by the same
+ * PRNG (rd_cache_misdirect()). Returns the bytes of completed writes that
+ * were lost at their own address. What cannot be kept is lost, as it
+ * would be anyway.
  */
 u64 rd_cache_power_cut(struct rd_cache *c, const struct rd_cut *cut)
 {
@@ -486,11 +539,13 @@ u64 rd_cache_power_cut(struct rd_cache *c, const struct rd_cut *cut)
 	mutex_lock(&c->lock);
 	prandom_seed_state(&rnd, cut->seed + atomic_long_read(&c->power_cuts));
 	xa_for_each(&c->pages, index, cp) {
-		if (cut->drop_percent < 100 && cut->unit == RD_CUT_SECTOR)
-			rd_cache_cut_blocks(c, index, cp, cut, &rnd);
-		else if (cut->drop_percent < 100 &&
-			 prandom_u32_state(&rnd) % 100 >= cut->drop_percent)
-			rd_cache_page_writeback(c, index, cp, 0, RD_SECTORS_PER_PAGE);
+		/* at 100% and nothing misdirected everything goes, with no draw */
+		if (cut->drop_percent < 100 || cut->misdirect) {
+			if (cut->unit == RD_CUT_SECTOR)
+				rd_cache_cut_blocks(c, index, cp, cut, &rnd);
+			else
+				rd_cache_cut_unit(c, index, cp, 0, RD_SECTORS_PER_PAGE, cut, &rnd);
+		}
 		lost += (u64)bitmap_weight(cp->dirty, RD_SECTORS_PER_PAGE) << SECTOR_SHIFT;
 		if (cut->lost)
 			rd_cache_report_lost(index, cp, cut);
@@ -517,6 +572,7 @@ struct rd_cache *rd_cache_create(struct rd_store *durable, u64 cache_size)
 	xa_init(&c->pages);
 	c->max_pages = max_t(u64, cache_size >> PAGE_SHIFT, 1);
 	atomic_long_set(&c->power_cuts, 0);
+	atomic64_set(&c->misdirected_bytes, 0);
 	return c;
 }
 
@@ -565,4 +621,9 @@ u64 rd_cache_dirty_bytes(struct rd_cache *c)
 long rd_cache_power_cuts(struct rd_cache *c)
 {
 	return c ? atomic_long_read(&c->power_cuts) : 0;
+}
+
+u64 rd_cache_misdirected_bytes(struct rd_cache *c)
+{
+	return c ? atomic64_read(&c->misdirected_bytes) : 0;
 }

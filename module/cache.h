@@ -24,6 +24,13 @@ struct rd_cut {
 	enum rd_cut_unit unit;
 	unsigned int block_size; /* the device's logical block, at most a page */
 	/*
+	 * power_cut_personality misdirected: a unit the cut does not keep in
+	 * place reaches the medium at another unit of the device's
+	 * nr_sectors instead of vanishing
+	 */
+	bool misdirect;
+	u64 nr_sectors;
+	/*
 	 * If set, told of each run of sectors the cut loses, before the cut
 	 * returns: a zoned device moves its write pointers back by them.
 	 */
@@ -44,5 +51,7 @@ void rd_cache_drop(struct rd_cache *cache);
 long rd_cache_pages(struct rd_cache *cache);
 u64 rd_cache_dirty_bytes(struct rd_cache *cache);
 long rd_cache_power_cuts(struct rd_cache *cache);
+/* the bytes of cached writes that cuts wrote at another address (misdirected) */
+u64 rd_cache_misdirected_bytes(struct rd_cache *cache);
 
 #endif /* RAMDISK_CACHE_H */

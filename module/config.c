@@ -191,6 +191,12 @@ int rd_config_validate(const struct rd_config *cfg, const char *who)
 			PAGE_SIZE);
 		return -EINVAL;
 	}
+	/* a sequential zone takes a write at its write pointer or not at all */
+	if (cfg->zoned && cfg->power_cut_personality == RD_PERSONALITY_MISDIRECTED) {
+		pr_warn("%s: power_cut_personality misdirected is for a device that is not zoned: a zone's writes have one place, its write pointer\n",
+			who);
+		return -EINVAL;
+	}
 	if (cfg->power_cut_drop_percent > 100) {
 		pr_warn("%s: power_cut_drop_percent %u is above 100\n", who,
 			cfg->power_cut_drop_percent);

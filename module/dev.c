@@ -498,6 +498,8 @@ void rd_dev_power_cut(struct rd_device *rd, const struct rd_config *cfg)
 		.seed = cfg->power_cut_seed,
 		.unit = cfg->power_cut_unit,
 		.block_size = cfg->block_size,
+		.misdirect = cfg->power_cut_personality == RD_PERSONALITY_MISDIRECTED,
+		.nr_sectors = cfg->size >> SECTOR_SHIFT,
 	};
 	struct gendisk *disk = rd->disk;
 	struct block_device *part;

@@ -133,6 +133,8 @@ enum rd_personality {
 	RD_PERSONALITY_PLP,
 	/* flushes and FUA are acknowledged and make nothing durable */
 	RD_PERSONALITY_LYING_FLUSH,
+	/* what a cut does not keep lands at another address of the device */
+	RD_PERSONALITY_MISDIRECTED,
 };
 
 #define RD_CACHE_SIZE_DEFAULT (64ULL << 20)

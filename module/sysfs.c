@@ -168,6 +168,12 @@ static ssize_t power_cuts_show(struct device *dev, struct device_attribute *attr
 }
 static DEVICE_ATTR_RO(power_cuts);
 
+static ssize_t misdirected_bytes_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", rd_cache_misdirected_bytes(dev_to_rd(dev)->cache));
+}
+static DEVICE_ATTR_RO(misdirected_bytes);
+
 /*
  * "pages", or "phys ADDR BYTES UUID" for a device in reserved memory.
  * Root alone reads it (0400): a physical address helps an attack on the
@@ -233,6 +239,7 @@ static struct attribute *rd_stat_attrs[] = {
 	&dev_attr_fault_errors.attr,
 	&dev_attr_flushes.attr,
 	&dev_attr_mem_limit.attr,
+	&dev_attr_misdirected_bytes.attr,
 	&dev_attr_name.attr,
 	&dev_attr_power_cuts.attr,
 	&dev_attr_reads.attr,

@@ -1178,6 +1178,10 @@ int main(int argc, char **argv)
 			o.reproducer = optarg;
 			break;
 		case 'P':
+			if (!strcmp(optarg, "misdirected"))
+				return usage_error(
+					NULL, "--personality misdirected has no crash model: a "
+					      "state could hold any cached write at any address");
 			if (strcmp(optarg, "unordered") && strcmp(optarg, "plp") &&
 			    strcmp(optarg, "lying-flush"))
 				return usage_error(NULL,

@@ -38,6 +38,7 @@ int personality_apply(const struct target *t, struct wlog *w)
 	if (target_read(t, "power_cut_personality", name, sizeof(name)) ||
 	    !strcmp(name, "unordered") || !strcmp(name, "lying-flush"))
 		return 0;
+	/* misdirected among them: a state could hold any cached write anywhere */
 	if (strcmp(name, "plp")) {
 		warnx("%s: power_cut_personality %s: rdcrash has no crash model for it", t->item,
 		      name);
