@@ -362,6 +362,36 @@ blk_status_t rd_bb_check(struct rd_badblocks *bb, struct bio *bio, bool write, u
 	return status;
 }
 
+bool rd_bb_add_torn(struct rd_badblocks *bb, u64 start, u64 end)
+{
+	const struct rd_bb_range x = { .start = start,
+				       .end = end,
+				       .rw = RD_BB_READ,
+				       .error = RD_FAULT_MEDIUM,
+				       .sticky = false };
+	unsigned long flags;
+	unsigned int n;
+	bool room;
+
+	spin_lock_irqsave(&bb->lock, flags);
+	n = bb->nr;
+	/* a split may take a slot only if one stays for the new range */
+	room = n < RD_BB_MAX_RANGES &&
+	       rd_bb_cut(bb->r, &n, RD_BB_MAX_RANGES - 1, start, end, false);
+	if (room) {
+		rd_bb_insert(bb->r, &n, &x);
+		WRITE_ONCE(bb->nr, n);
+	}
+	spin_unlock_irqrestore(&bb->lock, flags);
+	return room;
+}
+
+void rd_bb_key_sync(struct rd_badblocks *bb)
+{
+	lockdep_assert_held(&rd_lock);
+	rd_fault_key_follow(&rd_bb_in_use, &bb->key_held, READ_ONCE(bb->nr));
+}
+
 void rd_bb_written(struct rd_badblocks *bb, struct bio *bio)
 {
 	u64 s = bio->bi_iter.bi_sector;

@@ -43,4 +43,15 @@ int rd_bb_store(struct rd_badblocks *bb, const char *who, const char *page);
 blk_status_t rd_bb_check(struct rd_badblocks *bb, struct bio *bio, bool write, unsigned int *good);
 void rd_bb_written(struct rd_badblocks *bb, struct bio *bio);
 
+/*
+ * A physical block a power cut tore (power_cut_personality
+ * torn-media-error): sectors [start, end] read as a medium error until a
+ * write heals them. It replaces what it overlaps, as a range written to
+ * configfs does. Allocates nothing (the cut runs with I/O held); false
+ * when the list has no room. rd_bb_key_sync() then lets the key follow.
+ */
+bool rd_bb_add_torn(struct rd_badblocks *bb, u64 start, u64 end);
+/* process context, under rd_lock */
+void rd_bb_key_sync(struct rd_badblocks *bb);
+
 #endif /* RAMDISK_BADBLOCKS_H */

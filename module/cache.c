@@ -52,6 +52,7 @@ struct rd_cache {
 	unsigned long next_victim;
 	atomic_long_t power_cuts;
 	atomic64_t misdirected_bytes;
+	atomic64_t torn_blocks;
 };
 
 static struct rd_cache *to_cache(struct rd_store *store)
@@ -492,6 +493,49 @@ static void rd_cache_cut_unit(struct rd_cache *c, unsigned long index, struct rd
 }
 
 /*
+ * Under torn-media-error: the same draws as rd_cache_cut_blocks(), in the
+ * same order, but a physical block is written back only once all of its
+ * logical blocks are drawn. One the draws split is torn: a disk that
+ * writes a physical block whole and lost power in the middle of one
+ * leaves a block whose ECC no longer matches. Its kept blocks still reach
+ * the medium (a write that heals part of it reads them back); if the
+ * tear cannot be recorded (cut->torn() false) none of it does, and the
+ * whole block is lost, which a disk may also do.
+ */
+static void rd_cache_cut_tearing(struct rd_cache *c, unsigned long index, struct rd_cache_page *cp,
+				 const struct rd_cut *cut, struct rnd_state *rnd)
+{
+	sector_t page_sector = (sector_t)index << (PAGE_SHIFT - SECTOR_SHIFT);
+	unsigned int step = cut->block_size >> SECTOR_SHIFT;
+	unsigned int phys = cut->physical_block_size >> SECTOR_SHIFT;
+	DECLARE_BITMAP(kept, RD_SECTORS_PER_PAGE);
+	unsigned int p, first;
+
+	for (p = 0; p < RD_SECTORS_PER_PAGE; p += phys) {
+		bool some_kept = false, some_lost = false;
+
+		bitmap_zero(kept, RD_SECTORS_PER_PAGE);
+		for (first = p; first < p + phys; first += step) {
+			if (!rd_dirty_in(cp->dirty, first, first + step))
+				continue;
+			if (prandom_u32_state(rnd) % 100 >= cut->drop_percent) {
+				__set_bit(first, kept);
+				some_kept = true;
+			} else {
+				some_lost = true;
+			}
+		}
+		if (some_kept && some_lost) {
+			if (!cut->torn(cut->torn_arg, page_sector + p, phys))
+				continue;
+			atomic64_inc(&c->torn_blocks);
+		}
+		for_each_set_bit(first, kept, RD_SECTORS_PER_PAGE)
+			rd_cache_page_writeback(c, index, cp, first, first + step);
+	}
+}
+
+/*
  * Each logical block of one page that holds dirty sectors is kept or lost
  * on a draw of its own, so a write of several blocks can come back torn,
  * as from a disk that lost power with part of it on the medium; never
@@ -503,6 +547,10 @@ static void rd_cache_cut_blocks(struct rd_cache *c, unsigned long index, struct 
 	unsigned int step = cut->block_size >> SECTOR_SHIFT;
 	unsigned int first;
 
+	if (cut->torn) {
+		rd_cache_cut_tearing(c, index, cp, cut, rnd);
+		return;
+	}
 	for (first = 0; first < RD_SECTORS_PER_PAGE; first += step)
 		if (rd_dirty_in(cp->dirty, first, first + step))
 			rd_cache_cut_unit(c, index, cp, first, first + step, cut, rnd);
@@ -573,6 +621,7 @@ struct rd_cache *rd_cache_create(struct rd_store *durable, u64 cache_size)
 	c->max_pages = max_t(u64, cache_size >> PAGE_SHIFT, 1);
 	atomic_long_set(&c->power_cuts, 0);
 	atomic64_set(&c->misdirected_bytes, 0);
+	atomic64_set(&c->torn_blocks, 0);
 	return c;
 }
 
@@ -626,4 +675,9 @@ long rd_cache_power_cuts(struct rd_cache *c)
 u64 rd_cache_misdirected_bytes(struct rd_cache *c)
 {
 	return c ? atomic64_read(&c->misdirected_bytes) : 0;
+}
+
+u64 rd_cache_torn_blocks(struct rd_cache *c)
+{
+	return c ? atomic64_read(&c->torn_blocks) : 0;
 }

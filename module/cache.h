@@ -31,6 +31,15 @@ struct rd_cut {
 	bool misdirect;
 	u64 nr_sectors;
 	/*
+	 * power_cut_personality torn-media-error: with RD_CUT_SECTOR, a
+	 * physical block (at most a page) whose logical blocks the draws
+	 * split, some kept and some lost, is torn: torn() is told of it and
+	 * returns whether it recorded it; one it cannot record is lost whole.
+	 */
+	bool (*torn)(void *arg, sector_t sector, unsigned int nr);
+	void *torn_arg;
+	unsigned int physical_block_size;
+	/*
 	 * If set, told of each run of sectors the cut loses, before the cut
 	 * returns: a zoned device moves its write pointers back by them.
 	 */
@@ -53,5 +62,7 @@ u64 rd_cache_dirty_bytes(struct rd_cache *cache);
 long rd_cache_power_cuts(struct rd_cache *cache);
 /* the bytes of cached writes that cuts wrote at another address (misdirected) */
 u64 rd_cache_misdirected_bytes(struct rd_cache *cache);
+/* the physical blocks that cuts tore and recorded as bad (torn-media-error) */
+u64 rd_cache_torn_blocks(struct rd_cache *cache);
 
 #endif /* RAMDISK_CACHE_H */

@@ -197,6 +197,13 @@ int rd_config_validate(const struct rd_config *cfg, const char *who)
 			who);
 		return -EINVAL;
 	}
+	/* the cache tears a physical block within one of its pages */
+	if (cfg->power_cut_personality == RD_PERSONALITY_TORN_MEDIA_ERROR &&
+	    rd_config_physical_block_size(cfg) > PAGE_SIZE) {
+		pr_warn("%s: power_cut_personality torn-media-error needs a physical block of at most the page size, %lu\n",
+			who, PAGE_SIZE);
+		return -EINVAL;
+	}
 	if (cfg->power_cut_drop_percent > 100) {
 		pr_warn("%s: power_cut_drop_percent %u is above 100\n", who,
 			cfg->power_cut_drop_percent);

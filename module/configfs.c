@@ -288,11 +288,13 @@ static const char *const rd_personality_names[] = {
 	[RD_PERSONALITY_PLP] = "plp",
 	[RD_PERSONALITY_LYING_FLUSH] = "lying-flush",
 	[RD_PERSONALITY_MISDIRECTED] = "misdirected",
+	[RD_PERSONALITY_TORN_MEDIA_ERROR] = "torn-media-error",
 };
 
 RD_CFG_ENUM_ATTR(cache_mode, rd_cache_mode_names, "neither writethrough nor writeback", NULL);
 RD_CFG_ENUM_ATTR(power_cut_personality, rd_personality_names,
-		 "not one of unordered, plp, lying-flush and misdirected", rd_dev_set_personality);
+		 "not one of unordered, plp, lying-flush, misdirected and torn-media-error",
+		 rd_dev_set_personality);
 RD_CFG_ENUM_ATTR(power_cut_unit, rd_cut_unit_names, "neither page nor sector",
 		 rd_cfg_apply_at_next_cut);
 

@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
+#include "badblocks.h"
 #include "cache.h"
 #include "checkpoint.h"
 #include "compat.h"
@@ -488,6 +489,12 @@ void rd_dev_set_throttle(struct rd_device *rd, const struct rd_config *cfg)
  * buffered readers see the durable state; partitions come and go under
  * open_mutex.
  */
+/* torn-media-error: a torn physical block goes into the bad blocks */
+static bool rd_dev_cut_torn(void *bb, sector_t sector, unsigned int nr)
+{
+	return rd_bb_add_torn(bb, sector, sector + nr - 1);
+}
+
 void rd_dev_power_cut(struct rd_device *rd, const struct rd_config *cfg)
 {
 	struct rd_cut cut = {
@@ -500,6 +507,7 @@ void rd_dev_power_cut(struct rd_device *rd, const struct rd_config *cfg)
 		.block_size = cfg->block_size,
 		.misdirect = cfg->power_cut_personality == RD_PERSONALITY_MISDIRECTED,
 		.nr_sectors = cfg->size >> SECTOR_SHIFT,
+		.physical_block_size = rd_config_physical_block_size(cfg),
 	};
 	struct gendisk *disk = rd->disk;
 	struct block_device *part;
@@ -513,11 +521,19 @@ void rd_dev_power_cut(struct rd_device *rd, const struct rd_config *cfg)
 			cut.lost = rd_zones_cut_lost;
 			cut.lost_arg = rd->zones;
 		}
+		if (cfg->power_cut_personality == RD_PERSONALITY_TORN_MEDIA_ERROR &&
+		    rd->badblocks) {
+			cut.torn = rd_dev_cut_torn;
+			cut.torn_arg = rd->badblocks;
+		}
 		/* only those who hold the device open were promised anything */
 		if (rd_cache_power_cut(rd->cache, &cut) && disk_openers(disk))
 			set_bit(RD_LOST_WRITES, &rd->flags);
 		if (rd->zones)
 			rd_zones_cut_end(rd->zones, rd->top);
+		/* before any bio runs again, so that none misses a torn block */
+		if (cut.torn)
+			rd_bb_key_sync(rd->badblocks);
 		/* the log's history ends at the cut: no later flush covers what it lost */
 		rd_wlog_cut(rd);
 		WRITE_ONCE(rd->power_gen, rd->power_gen + 1);

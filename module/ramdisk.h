@@ -135,6 +135,8 @@ enum rd_personality {
 	RD_PERSONALITY_LYING_FLUSH,
 	/* what a cut does not keep lands at another address of the device */
 	RD_PERSONALITY_MISDIRECTED,
+	/* a physical block a cut tore reads as a medium error until rewritten */
+	RD_PERSONALITY_TORN_MEDIA_ERROR,
 };
 
 #define RD_CACHE_SIZE_DEFAULT (64ULL << 20)

@@ -174,6 +174,12 @@ static ssize_t misdirected_bytes_show(struct device *dev, struct device_attribut
 }
 static DEVICE_ATTR_RO(misdirected_bytes);
 
+static ssize_t torn_blocks_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", rd_cache_torn_blocks(dev_to_rd(dev)->cache));
+}
+static DEVICE_ATTR_RO(torn_blocks);
+
 /*
  * "pages", or "phys ADDR BYTES UUID" for a device in reserved memory.
  * Root alone reads it (0400): a physical address helps an attack on the
@@ -244,6 +250,7 @@ static struct attribute *rd_stat_attrs[] = {
 	&dev_attr_power_cuts.attr,
 	&dev_attr_reads.attr,
 	&dev_attr_spare_pages.attr,
+	&dev_attr_torn_blocks.attr,
 	&dev_attr_index_bytes.attr,
 	&dev_attr_write_zeroes.attr,
 	&dev_attr_writes.attr,

@@ -40,6 +40,8 @@ expect_refusal 2 "unknown command 'mrak': run, check, state, minimise or mark" "
 expect_refusal 2 "--fs 'zfs': ext2, ext3, ext4, xfs, btrfs or f2fs" "$rdcrash" run --fs zfs --workload x
 expect_refusal 2 "--personality misdirected has no crash model: a state could hold any cached write at any address" \
 	"$rdcrash" run --fs ext4 --workload create-fsync --personality misdirected /dev/null
+expect_refusal 2 "--personality torn-media-error has no crash model: a state is an image" \
+	"$rdcrash" run --fs ext4 --workload create-fsync --personality torn-media-error /dev/null
 expect_refusal 2 "--fs '': ext2, ext3, ext4, xfs, btrfs or f2fs" "$rdcrash" run --workload x
 expect_refusal 2 "--size '1M' is not whole 4 KiB blocks from 128M" "$rdcrash" run --fs ext4 --workload x --size 1M
 expect_refusal 2 "--size '1X' is not whole 4 KiB blocks from 128M" "$rdcrash" run --fs ext4 --workload x --size 1X

@@ -28,7 +28,7 @@ cases=(
 	"io_opt|x|bad: io_opt 'x' is not a number"
 	"rotational|2|bad: rotational '2' is neither 0 nor 1"
 	"power_cut_unit|byte|bad: power_cut_unit 'byte' is neither page nor sector"
-	"power_cut_personality|lying|bad: power_cut_personality 'lying' is not one of unordered, plp, lying-flush and misdirected"
+	"power_cut_personality|lying|bad: power_cut_personality 'lying' is not one of unordered, plp, lying-flush, misdirected and torn-media-error"
 	"block_size|4k|bad: block_size '4k' is not a number"
 	"max_part|256|bad: max_part 256 is above 255"
 	"max_part|-1|bad: max_part '-1' is not a number"

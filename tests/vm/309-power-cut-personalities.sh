@@ -27,7 +27,7 @@ cut() {
 
 assert_eq "$(cat "$cfg/p/power_cut_personality")" unordered "the default personality"
 rd_refused p power_cut_personality flaky "Invalid argument" \
-	"p: power_cut_personality 'flaky' is not one of unordered, plp, lying-flush and misdirected"
+	"p: power_cut_personality 'flaky' is not one of unordered, plp, lying-flush, misdirected and torn-media-error"
 assert_eq "$(cat "$cfg/p/power_cut_personality")" unordered "the personality after a refusal"
 
 echo "unordered: a cut keeps the flushed and FUA writes and loses the cached one"

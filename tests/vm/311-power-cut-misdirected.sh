@@ -13,8 +13,9 @@ n=8 # pages written, at 64 KiB to 92 KiB of a 4 MiB device
 for i in $(seq 0 $((n - 1))); do
 	{
 		printf 'MISDIRECTED-PAGE-%02d\n' "$i"
-		head -c 4075 /dev/urandom
+		head -c 4076 /dev/urandom
 	} >"$RD_TMP/page$i"
+	[ "$(stat -c %s "$RD_TMP/page$i")" = 4096 ] || fail "page $i is not 4 KiB"
 done
 
 # write_pages DEV: page i at 64 KiB + i * 4 KiB, cached (no flush)

@@ -1182,6 +1182,11 @@ int main(int argc, char **argv)
 				return usage_error(
 					NULL, "--personality misdirected has no crash model: a "
 					      "state could hold any cached write at any address");
+			if (!strcmp(optarg, "torn-media-error"))
+				return usage_error(NULL,
+						   "--personality torn-media-error has no crash "
+						   "model: a state is an image, and an image "
+						   "has no unreadable blocks");
 			if (strcmp(optarg, "unordered") && strcmp(optarg, "plp") &&
 			    strcmp(optarg, "lying-flush"))
 				return usage_error(NULL,

@@ -58,7 +58,7 @@ static const char *const words[] = {
 	"0x1000",      "0X10",
 	"unordered",   "plp",
 	"lying-flush", "lying_flush",
-	"misdirected",
+	"misdirected", "torn-media-error",
 };
 
 static const char *const odd_forms[] = {
