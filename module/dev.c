@@ -477,6 +477,12 @@ void rd_dev_set_throttle(struct rd_device *rd, const struct rd_config *cfg)
 	WRITE_ONCE(rd->throttled, rd_throttle_set(rd->throttle, cfg));
 }
 
+/* torn-media-error: a torn physical block goes into the bad blocks */
+static bool rd_dev_cut_torn(void *bb, sector_t sector, unsigned int nr)
+{
+	return rd_bb_add_torn(bb, sector, sector + nr - 1);
+}
+
 /*
  * Only writeback mode holds anything volatile. The cut waits for the bios
  * running now and holds off the next ones (power_sem), so it falls between
@@ -489,12 +495,6 @@ void rd_dev_set_throttle(struct rd_device *rd, const struct rd_config *cfg)
  * buffered readers see the durable state; partitions come and go under
  * open_mutex.
  */
-/* torn-media-error: a torn physical block goes into the bad blocks */
-static bool rd_dev_cut_torn(void *bb, sector_t sector, unsigned int nr)
-{
-	return rd_bb_add_torn(bb, sector, sector + nr - 1);
-}
-
 void rd_dev_power_cut(struct rd_device *rd, const struct rd_config *cfg)
 {
 	struct rd_cut cut = {
