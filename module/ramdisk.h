@@ -24,6 +24,8 @@ struct rd_zones;
 #define RD_NAME_LEN 64
 /* a checkpoint's name, its NUL included (checkpoint.c) */
 #define RD_CHECKPOINT_NAME_LEN 32
+/* a power domain's name, its NUL included (configfs.c) */
+#define RD_DOMAIN_NAME_LEN 32
 
 /* What a device is made from; validated by rd_config_validate(). */
 struct rd_config {
