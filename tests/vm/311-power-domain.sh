@@ -3,12 +3,12 @@
 # DESCRIPTION: power domains: one write of a domain's name to power_cut_domain cuts every powered member at one instant (each loses its unflushed writes and keeps its flushed ones, power_cuts moves by one on each) and leaves a device outside the domain untouched; a powered-off member is passed over; rmdir of a member is refused until it leaves; a bad or too long name, and a cut of a domain with no member or none powered, are refused with the reason
 . "${0%/*}/../lib/common.sh"
 require_root
-require_cmd cmp dd
+require_cmd cmp dd python3
 load_module nr_devices=0
 cfg=$RD_CONFIGFS
 
 for n in a b c; do
-	rd_configure $n size=16M cache_mode=writeback power=1
+	rd_configure $n size=64M cache_mode=writeback power=1
 	head -c 64K /dev/urandom >"$RD_TMP/$n"
 done
 head -c 64K /dev/zero >"$RD_TMP/zero"
@@ -61,6 +61,75 @@ echo 1 >"$cfg/a/power_cut" || fail "a's power_cut"
 holds a 64 "$RD_TMP/zero" || fail "a kept its cached write through its own cut"
 holds b 64 "$RD_TMP/b" || fail "a's own cut took b's cached write"
 assert_eq "$(cuts b)" $((cb + 1)) "power_cuts of b after a's own cut"
+
+# A writer that alternates plain (cached) 4 KiB writes between the two
+# devices, one at a time, each carrying its sequence number, while another
+# thread cuts; then each block is read back. One instant for both devices
+# means every write before it is lost and every write after it kept: the
+# kept ones are a suffix of the sequence. Writes the cut interrupted fail
+# with EIO and count as neither. Exits 1, saying so, when they are not.
+cat >"$RD_TMP/race.py" <<'PY'
+import errno, mmap, os, struct, sys, threading, time
+dev_a, dev_b, total, cut_after, gap = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
+# each run its own tag, so that no block can hold an earlier run's write
+magic = 0x6e69616d6f640000 | int(sys.argv[6])
+cuts = [kv.split("=", 1) for kv in sys.argv[7:]]
+fds = [os.open(d, os.O_RDWR | os.O_DIRECT) for d in (dev_a, dev_b)]
+buf = mmap.mmap(-1, 4096)
+done = 0
+failed = set()
+def cutter():
+    while done < cut_after:
+        time.sleep(0.0002)
+    for n, (path, value) in enumerate(cuts):
+        if n:
+            time.sleep(gap)
+        with open(path, "w") as f:
+            f.write(value + "\n")
+t = threading.Thread(target=cutter)
+t.start()
+for i in range(1, total + 1):
+    buf[0:16] = struct.pack("<QQ", magic, i)
+    try:
+        os.pwrite(fds[i % 2], buf, (i // 2) * 4096)
+    except OSError as e:
+        if e.errno != errno.EIO:
+            raise
+        failed.add(i)
+    done = i
+t.join()
+lost, kept = [], []
+for i in range(1, total + 1):
+    os.preadv(fds[i % 2], [buf], (i // 2) * 4096)
+    got = struct.unpack("<QQ", buf[0:16])
+    if i in failed:
+        continue
+    (kept if got == (magic, i) else lost).append(i)
+print(f"{len(lost)} lost (last {max(lost, default=0)}), {len(kept)} kept (first {min(kept, default=0)}), {len(failed)} interrupted")
+if not lost or not kept:
+    sys.exit("the cut fell outside the writes")
+if max(lost) > min(kept):
+    sys.exit(f"write {min(kept)} kept but the later write {max(lost)} lost: the devices were not cut at one instant")
+PY
+
+# race GAP_SECONDS CONFIGFS_FILE=VALUE...: the writer, and a cut made of
+# the writes given, GAP_SECONDS apart
+races=0
+race() {
+	races=$((races + 1))
+	python3 "$RD_TMP/race.py" "${dev[a]}" "${dev[b]}" 16384 4000 "$1" "$races" "${@:2}"
+}
+
+echo "the check sees two cuts 50 ms apart as two instants"
+race 0.05 "$cfg/a/power_cut=1" "$cfg/b/power_cut=1" 2>"$RD_TMP/race.err" &&
+	fail "two separate cuts passed the one-instant check"
+cat "$RD_TMP/race.err"
+grep -q "not cut at one instant" "$RD_TMP/race.err" || fail "two separate cuts: $(cat "$RD_TMP/race.err")"
+
+for round in 1 2 3; do
+	echo "a domain's cut under alternating writes, round $round"
+	race 0 "$cfg/power_cut_domain=rack1" || fail "the domain's cut, round $round"
+done
 
 echo "a member powered off is passed over; the others are cut"
 rd_power_off b || fail "powering b off"
