@@ -66,8 +66,9 @@ assert_eq "$(cuts b)" $((cb + 1)) "power_cuts of b after a's own cut"
 # devices, one at a time, each carrying its sequence number, while another
 # thread cuts; then each block is read back. One instant for both devices
 # means every write before it is lost and every write after it kept: the
-# kept ones are a suffix of the sequence. Writes the cut interrupted fail
-# with EIO and count as neither. Exits 1, saying so, when they are not.
+# kept ones are a suffix of the sequence, and as the writer has one write
+# in flight at a time the cut interrupts one write at most (it fails with
+# EIO and counts as neither). Exits 1, saying which, when either fails.
 cat >"$RD_TMP/race.py" <<'PY'
 import errno, mmap, os, struct, sys, threading, time
 dev_a, dev_b, total, cut_after, gap = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
@@ -110,6 +111,9 @@ if not lost or not kept:
     sys.exit("the cut fell outside the writes")
 if max(lost) > min(kept):
     sys.exit(f"write {min(kept)} kept but the later write {max(lost)} lost: the devices were not cut at one instant")
+# one write at a time: an instant can interrupt only the one in flight
+if len(failed) > 1:
+    sys.exit(f"writes {sorted(failed)} were all interrupted: one was sent after a cut and met another, so the devices were not cut at one instant")
 PY
 
 # race GAP_SECONDS CONFIGFS_FILE=VALUE...: the writer, and a cut made of
