@@ -339,20 +339,20 @@ CONFIGFS_ATTR_WO(rd_cfg_, power_cut);
  * A power domain's name: letters, digits, '-', '_' and '.', so that it
  * reads back, and quotes in a log line, as written; "" is no domain.
  */
-static int rd_cfg_parse_domain(const char *who, const char *attr, const char *page, char *name)
+static int rd_cfg_parse_domain(const char *who, const char *page, char *name)
 {
 	int len = rd_text_len(page, PAGE_SIZE);
 	int i;
 
 	if (len >= RD_DOMAIN_NAME_LEN) {
-		pr_warn("%s: %s '%.*s' is longer than %d characters\n", who, attr,
+		pr_warn("%s: power domain name '%.*s' is longer than %d characters\n", who,
 			rd_text_len(page, RD_CFG_QUOTE_MAX), page, RD_DOMAIN_NAME_LEN - 1);
 		return -EINVAL;
 	}
 	for (i = 0; i < len; i++) {
 		if (!isalnum(page[i]) && page[i] != '-' && page[i] != '_' && page[i] != '.') {
-			pr_warn("%s: %s '%.*s' has a character other than letters, digits, '-', '_' and '.'\n",
-				who, attr, len, page);
+			pr_warn("%s: power domain name '%.*s' has a character other than letters, digits, '-', '_' and '.'\n",
+				who, len, page);
 			return -EINVAL;
 		}
 	}
@@ -389,7 +389,7 @@ static ssize_t rd_cfg_power_domain_store(struct config_item *item, const char *p
 	err = rd_cfg_may_admin(who, "power_domain");
 	if (err)
 		return err;
-	err = rd_cfg_parse_domain(who, "power_domain", page, name);
+	err = rd_cfg_parse_domain(who, page, name);
 	if (err)
 		return err;
 	mutex_lock(&rd_lock);
@@ -1053,11 +1053,11 @@ static ssize_t rd_power_cut_domain_store(struct config_item *item, const char *p
 	err = rd_cfg_may_admin(who, "a power domain's cut");
 	if (err)
 		return err;
-	err = rd_cfg_parse_domain(who, "the domain", page, name);
+	err = rd_cfg_parse_domain(who, page, name);
 	if (err)
 		return err;
 	if (!name[0]) {
-		pr_warn("%s: takes the name of a power domain\n", who);
+		pr_warn("power_cut_domain: takes the name of a power domain\n");
 		return -EINVAL;
 	}
 	mutex_lock(&rd_lock);
@@ -1070,9 +1070,11 @@ static ssize_t rd_power_cut_domain_store(struct config_item *item, const char *p
 	}
 	if (!n) {
 		if (members)
-			pr_warn("%s: no device of power domain '%s' is powered\n", who, name);
+			pr_warn("power_cut_domain: no device of power domain '%s' is powered\n",
+				name);
 		else
-			pr_warn("%s: no configuration is in power domain '%s'\n", who, name);
+			pr_warn("power_cut_domain: no configuration is in power domain '%s'\n",
+				name);
 		err = members ? -ENODEV : -EINVAL;
 		goto out_unlock;
 	}

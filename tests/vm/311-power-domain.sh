@@ -156,9 +156,9 @@ rmdir "$cfg/b" || fail "rmdir of b after it left its domain"
 
 echo "refusals"
 rd_refused a power_domain "bad/name" "Invalid argument" \
-	"a: power_domain 'bad/name' has a character other than letters, digits, '-', '_' and '.'"
+	"a: power domain name 'bad/name' has a character other than letters, digits, '-', '_' and '.'"
 long=$(printf 'x%.0s' {1..32})
-rd_refused a power_domain "$long" "Invalid argument" "a: power_domain '$long' is longer than 31"
+rd_refused a power_domain "$long" "Invalid argument" "a: power domain name '$long' is longer than 31"
 assert_eq "$(cat "$cfg/a/power_domain")" rack1 "a's domain after the refusals"
 rd_refused . power_cut_domain "" "Invalid argument" \
 	"power_cut_domain: takes the name of a power domain"
