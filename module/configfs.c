@@ -3,8 +3,9 @@
  * Run-time configuration under /sys/kernel/config/ramdisk/: mkdir NAME
  * makes a configuration, `power` turns it into /dev/ramdiskN and back,
  * rmdir drops it. Attributes other than badblocks, fault_schedule,
- * mem_limit, spare_pages, rotational and the latency, bandwidth and
- * power-cut ones are fixed while powered.
+ * mem_limit, spare_pages, rotational, power_domain and the latency,
+ * bandwidth and power-cut ones are fixed while powered. The root's
+ * power_cut_domain cuts every member of a power domain at once.
  *
  * A powered configuration pins its directory, so rmdir gets EBUSY until
  * `power` is 0 again. configfs decides rmdir before asking the module
@@ -19,7 +20,9 @@
 #include <linux/ctype.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/list.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 
 #include "badblocks.h"
@@ -38,7 +41,17 @@ struct rd_cfg_item {
 	struct rd_config cfg;
 	/* the device while powered, else NULL; both under rd_lock */
 	struct rd_device *dev;
+	/*
+	 * The power domain it is in, "" for none, and its place on
+	 * rd_domain_members while in one; both under rd_lock. Not part of
+	 * struct rd_config: the device never reads it, only the domain's cut.
+	 */
+	char power_domain[RD_DOMAIN_NAME_LEN];
+	struct list_head domain_node;
 };
+
+/* Every item in a power domain, under rd_lock. */
+static LIST_HEAD(rd_domain_members);
 
 static struct rd_cfg_item *to_rd_cfg_item(struct config_item *item)
 {
@@ -324,6 +337,82 @@ static ssize_t rd_cfg_power_cut_store(struct config_item *item, const char *page
 	return err ? err : count;
 }
 CONFIGFS_ATTR_WO(rd_cfg_, power_cut);
+
+/*
+ * A power domain's name: letters, digits, '-', '_' and '.', so that it
+ * reads back, and quotes in a log line, as written; "" is no domain.
+ */
+static int rd_cfg_parse_domain(const char *who, const char *page, char *name)
+{
+	int len = rd_text_len(page, PAGE_SIZE);
+	int i;
+
+	if (len >= RD_DOMAIN_NAME_LEN) {
+		pr_warn("%s: power domain name '%.*s' is longer than %d characters\n", who,
+			rd_text_len(page, RD_CFG_QUOTE_MAX), page, RD_DOMAIN_NAME_LEN - 1);
+		return -EINVAL;
+	}
+	for (i = 0; i < len; i++) {
+		if (!isalnum(page[i]) && page[i] != '-' && page[i] != '_' && page[i] != '.') {
+			pr_warn("%s: power domain name '%.*s' has a character other than letters, digits, '-', '_' and '.'\n",
+				who, len, page);
+			return -EINVAL;
+		}
+	}
+	memcpy(name, page, len);
+	name[len] = '\0';
+	return 0;
+}
+
+static ssize_t rd_cfg_power_domain_show(struct config_item *item, char *page)
+{
+	struct rd_cfg_item *c = to_rd_cfg_item(item);
+	ssize_t ret;
+
+	mutex_lock(&rd_lock);
+	ret = scnprintf(page, PAGE_SIZE, "%s\n", c->power_domain);
+	mutex_unlock(&rd_lock);
+	return ret;
+}
+
+/*
+ * Joins, moves to, or with "" leaves a power domain, powered or not. A
+ * member pins its directory, as power does: rmdir gets EBUSY until it has
+ * left, so that no domain loses a member behind its user's back (configfs
+ * decides rmdir before asking the module, so this is the only way to
+ * refuse it).
+ */
+static ssize_t rd_cfg_power_domain_store(struct config_item *item, const char *page, size_t count)
+{
+	struct rd_cfg_item *c = to_rd_cfg_item(item);
+	const char *who = config_item_name(item);
+	char name[RD_DOMAIN_NAME_LEN];
+	int err;
+
+	err = rd_cfg_may_admin(who, "power_domain");
+	if (err)
+		return err;
+	err = rd_cfg_parse_domain(who, page, name);
+	if (err)
+		return err;
+	mutex_lock(&rd_lock);
+	if (!c->power_domain[0] && name[0]) {
+		err = configfs_depend_item_unlocked(&rd_subsys, &c->item);
+		if (err) {
+			pr_warn("%s: the directory is being removed: %d\n", who, err);
+			goto out_unlock;
+		}
+		list_add_tail(&c->domain_node, &rd_domain_members);
+	} else if (c->power_domain[0] && !name[0]) {
+		list_del(&c->domain_node);
+		configfs_undepend_item(&c->item);
+	}
+	strscpy(c->power_domain, name, sizeof(c->power_domain));
+out_unlock:
+	mutex_unlock(&rd_lock);
+	return err ? err : count;
+}
+CONFIGFS_ATTR(rd_cfg_, power_domain);
 
 static int rd_cfg_parse_phys(const char *who, const char *attr, const char *page, u64 *val)
 {
@@ -743,6 +832,7 @@ static struct configfs_attribute *rd_cfg_attrs[] = {
 	&rd_cfg_attr_power_cut_personality,
 	&rd_cfg_attr_power_cut_seed,
 	&rd_cfg_attr_power_cut_unit,
+	&rd_cfg_attr_power_domain,
 	&rd_cfg_attr_read_latency_ns,
 	&rd_cfg_attr_rollback,
 	&rd_cfg_attr_rotational,
@@ -769,6 +859,7 @@ static struct rd_cfg_item *rd_cfg_item_alloc(void)
 	if (!c)
 		return NULL;
 	rd_config_init_default(&c->cfg);
+	INIT_LIST_HEAD(&c->domain_node);
 	c->cfg.badblocks = rd_bb_create();
 	if (!c->cfg.badblocks)
 		goto out_free_item;
@@ -846,6 +937,9 @@ static void rd_cfg_drop_item(struct config_group *group, struct config_item *ite
 	bool orphaned = false;
 
 	mutex_lock(&rd_lock);
+	/* pinned while in a domain, as while powered: cannot be one either */
+	if (WARN_ON_ONCE(c->power_domain[0]))
+		list_del_init(&c->domain_node);
 	if (WARN_ONCE(c->dev, "ramdisk: %s: rmdir of a powered configuration\n",
 		      config_item_name(item)) &&
 	    rd_cfg_power_off(c)) {
@@ -937,9 +1031,83 @@ out_free_item:
 }
 CONFIGFS_ATTR_RO(rd_, defaults);
 
+static int rd_cut_member_cmp(const void *a, const void *b)
+{
+	const struct rd_cut_member *x = a, *y = b;
+
+	return x->rd->index - y->rd->index;
+}
+
+/*
+ * Writing a power domain's name cuts the power of all its members at one
+ * instant (rd_dev_power_cut_members()), each as its own power_cut_*
+ * attributes say. A member that is powered off is passed over: a disk
+ * without power has nothing volatile left to lose.
+ */
+static ssize_t rd_power_cut_domain_store(struct config_item *item, const char *page, size_t count)
+{
+	const char *who = "power_cut_domain";
+	char name[RD_DOMAIN_NAME_LEN];
+	unsigned int members = 0, n = 0;
+	struct rd_cut_member *m;
+	struct rd_cfg_item *c;
+	int err;
+
+	err = rd_cfg_may_admin(who, "a power domain's cut");
+	if (err)
+		return err;
+	err = rd_cfg_parse_domain(who, page, name);
+	if (err)
+		return err;
+	if (!name[0]) {
+		pr_warn("power_cut_domain: takes the name of a power domain\n");
+		return -EINVAL;
+	}
+	mutex_lock(&rd_lock);
+	list_for_each_entry(c, &rd_domain_members, domain_node) {
+		if (strcmp(c->power_domain, name))
+			continue;
+		members++;
+		if (c->dev)
+			n++;
+	}
+	if (!n) {
+		if (members)
+			pr_warn("power_cut_domain: no device of power domain '%s' is powered\n",
+				name);
+		else
+			pr_warn("power_cut_domain: no configuration is in power domain '%s'\n",
+				name);
+		err = members ? -ENODEV : -EINVAL;
+		goto out_unlock;
+	}
+	m = kcalloc(n, sizeof(*m), GFP_KERNEL);
+	if (!m) {
+		err = -ENOMEM;
+		goto out_unlock;
+	}
+	n = 0;
+	list_for_each_entry(c, &rd_domain_members, domain_node) {
+		if (strcmp(c->power_domain, name) || !c->dev)
+			continue;
+		m[n].rd = c->dev;
+		m[n].cfg = &c->cfg;
+		n++;
+	}
+	/* the one order every domain's cut locks its members in */
+	sort(m, n, sizeof(*m), rd_cut_member_cmp, NULL);
+	rd_dev_power_cut_members(m, n);
+	kfree(m);
+out_unlock:
+	mutex_unlock(&rd_lock);
+	return err ? err : count;
+}
+CONFIGFS_ATTR_WO(rd_, power_cut_domain);
+
 static struct configfs_attribute *rd_root_attrs[] = {
 	&rd_attr_defaults,
 	&rd_attr_features,
+	&rd_attr_power_cut_domain,
 	NULL,
 };
 

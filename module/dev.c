@@ -9,9 +9,12 @@
 #include <linux/blkdev.h>
 #include <linux/fs.h>
 #include <linux/idr.h>
+#include <linux/lockdep.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/nodemask.h>
 #include <linux/numa.h>
+#include <linux/rwsem.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
@@ -489,13 +492,10 @@ static bool rd_dev_cut_torn(void *bb, sector_t sector, unsigned int nr)
  * bios. Completed writes it loses while the device is open are reported
  * by the next flush (RD_LOST_WRITES); rd_release() forgets them once
  * the last opener has gone, as the kernel does not report a writeback
- * error to a file opened after it.
- *
- * Clean cached pages of the disk and of every partition go too, so that
- * buffered readers see the durable state; partitions come and go under
- * open_mutex.
+ * error to a file opened after it. Called with open_mutex and, in
+ * writeback mode, power_sem held for write.
  */
-void rd_dev_power_cut(struct rd_device *rd, const struct rd_config *cfg)
+static void rd_dev_cut_locked(struct rd_device *rd, const struct rd_config *cfg)
 {
 	struct rd_cut cut = {
 		/* power-loss protection: the capacitors write the whole cache out */
@@ -509,39 +509,73 @@ void rd_dev_power_cut(struct rd_device *rd, const struct rd_config *cfg)
 		.nr_sectors = cfg->size >> SECTOR_SHIFT,
 		.physical_block_size = rd_config_physical_block_size(cfg),
 	};
-	struct gendisk *disk = rd->disk;
+
+	if (!rd->cache)
+		return;
+	if (rd->zones) {
+		rd_zones_cut_begin(rd->zones);
+		cut.lost = rd_zones_cut_lost;
+		cut.lost_arg = rd->zones;
+	}
+	if (cfg->power_cut_personality == RD_PERSONALITY_TORN_MEDIA_ERROR && rd->badblocks) {
+		cut.torn = rd_dev_cut_torn;
+		cut.torn_arg = rd->badblocks;
+	}
+	/* only those who hold the device open were promised anything */
+	if (rd_cache_power_cut(rd->cache, &cut) && disk_openers(rd->disk))
+		set_bit(RD_LOST_WRITES, &rd->flags);
+	if (rd->zones)
+		rd_zones_cut_end(rd->zones, rd->top);
+	/* before any bio runs again, so that none misses a torn block */
+	if (cut.torn)
+		rd_bb_key_sync(rd->badblocks);
+	/* the log's history ends at the cut: no later flush covers what it lost */
+	rd_wlog_cut(rd);
+	WRITE_ONCE(rd->power_gen, rd->power_gen + 1);
+}
+
+/*
+ * Cuts every member at one instant: no bio of any member runs, or
+ * completes unfailed, between the first member's cut and the last's, as
+ * each holds its power_sem shared while it runs and a late completion
+ * checks power_gen. The locks go in the members' order (by index, as the
+ * caller sorts them) and every open_mutex before every power_sem, the
+ * order a single cut takes them in; rd_lock, held by the caller, tells
+ * lockdep that nobody else takes two of them at once.
+ *
+ * Clean cached pages of every disk and partition go too, so that
+ * buffered readers see the durable state; partitions come and go under
+ * open_mutex.
+ */
+void rd_dev_power_cut_members(const struct rd_cut_member *m, unsigned int n)
+{
 	struct block_device *part;
 	unsigned long idx;
+	unsigned int i;
 
-	mutex_lock(&disk->open_mutex);
-	if (rd->cache) {
-		down_write(&rd->power_sem);
-		if (rd->zones) {
-			rd_zones_cut_begin(rd->zones);
-			cut.lost = rd_zones_cut_lost;
-			cut.lost_arg = rd->zones;
-		}
-		if (cfg->power_cut_personality == RD_PERSONALITY_TORN_MEDIA_ERROR &&
-		    rd->badblocks) {
-			cut.torn = rd_dev_cut_torn;
-			cut.torn_arg = rd->badblocks;
-		}
-		/* only those who hold the device open were promised anything */
-		if (rd_cache_power_cut(rd->cache, &cut) && disk_openers(disk))
-			set_bit(RD_LOST_WRITES, &rd->flags);
-		if (rd->zones)
-			rd_zones_cut_end(rd->zones, rd->top);
-		/* before any bio runs again, so that none misses a torn block */
-		if (cut.torn)
-			rd_bb_key_sync(rd->badblocks);
-		/* the log's history ends at the cut: no later flush covers what it lost */
-		rd_wlog_cut(rd);
-		WRITE_ONCE(rd->power_gen, rd->power_gen + 1);
-		up_write(&rd->power_sem);
+	lockdep_assert_held(&rd_lock);
+	for (i = 0; i < n; i++)
+		mutex_lock_nest_lock(&m[i].rd->disk->open_mutex, &rd_lock);
+	for (i = 0; i < n; i++)
+		if (m[i].rd->cache)
+			down_write_nest_lock(&m[i].rd->power_sem, &rd_lock);
+	for (i = 0; i < n; i++)
+		rd_dev_cut_locked(m[i].rd, m[i].cfg);
+	for (i = n; i-- > 0;)
+		if (m[i].rd->cache)
+			up_write(&m[i].rd->power_sem);
+	for (i = n; i-- > 0;) {
+		xa_for_each(&m[i].rd->disk->part_tbl, idx, part)
+			invalidate_bdev(part);
+		mutex_unlock(&m[i].rd->disk->open_mutex);
 	}
-	xa_for_each(&disk->part_tbl, idx, part)
-		invalidate_bdev(part);
-	mutex_unlock(&disk->open_mutex);
+}
+
+void rd_dev_power_cut(struct rd_device *rd, const struct rd_config *cfg)
+{
+	struct rd_cut_member m = { .rd = rd, .cfg = cfg };
+
+	rd_dev_power_cut_members(&m, 1);
 }
 
 long rd_total_pages(void)

@@ -24,6 +24,8 @@ struct rd_zones;
 #define RD_NAME_LEN 64
 /* a checkpoint's name, its NUL included (checkpoint.c) */
 #define RD_CHECKPOINT_NAME_LEN 32
+/* a power domain's name, its NUL included (configfs.c) */
+#define RD_DOMAIN_NAME_LEN 32
 
 /* What a device is made from; validated by rd_config_validate(). */
 struct rd_config {
@@ -258,8 +260,16 @@ void rd_dev_set_throttle(struct rd_device *rd, const struct rd_config *cfg);
 /* power_cut_personality changed while powered: under rd_lock, the queue frozen for it */
 void rd_dev_set_personality(struct rd_device *rd, const struct rd_config *cfg);
 void rd_dev_set_rotational(struct rd_device *rd, const struct rd_config *cfg);
-/* a power cut as cfg's power_cut_* attributes describe it */
+/* a power cut as cfg's power_cut_* attributes describe it; under rd_lock */
 void rd_dev_power_cut(struct rd_device *rd, const struct rd_config *cfg);
+/* one device of a power domain's cut, and the attributes its cut follows */
+struct rd_cut_member {
+	struct rd_device *rd;
+	const struct rd_config *cfg;
+};
+
+/* one cut of n devices, sorted by index, at one instant; under rd_lock */
+void rd_dev_power_cut_members(const struct rd_cut_member *m, unsigned int n);
 int rd_dev_major_register(void);
 void rd_dev_major_unregister(void);
 long rd_total_pages(void);

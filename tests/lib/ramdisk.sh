@@ -320,8 +320,9 @@ rd_configure() {
 }
 
 # rd_unconfigure NAME: unmounts what a failed test left mounted from it,
-# powers NAME off, retried while udev still holds the disk open, and removes
-# its directory; nothing to do when it is gone.
+# powers NAME off, retried while udev still holds the disk open, takes it
+# out of its power domain (a member's rmdir is refused), and removes its
+# directory; nothing to do when it is gone.
 rd_unconfigure() {
 	local item=$RD_CONFIGFS/$1 index mnt
 	[ -d "$item" ] || return 0
@@ -333,6 +334,9 @@ rd_unconfigure() {
 	fi
 	# still on after the retries: rmdir says why
 	rd_power_off "$1" || :
+	if [ -n "$(cat "$item/power_domain" 2>/dev/null)" ]; then
+		echo >"$item/power_domain"
+	fi
 	rmdir "$item"
 }
 

@@ -36,7 +36,7 @@ for round in 1 2; do
 	zones=
 	((major > 6 || (major == 6 && minor >= 10))) &&
 		zones=,zone_capacity,zone_max_active,zone_max_open,zone_nr_conv,zone_size,zoned
-	assert_eq "$(cat "$cfg/features")" "${atomic}badblocks,bandwidth_mbps,block_size,cache_mode,cache_size,checkpoints,clone_of,fault_schedule,flush_latency_ns,format,index,io_min,io_opt,max_part,mem_limit,numa_node,phys_addr,phys_size,physical_block_size,power,power_cut,power_cut_drop_percent,power_cut_personality,power_cut_seed,power_cut_unit,read_latency_ns,rollback,rotational,size,spare_pages,write_latency_ns,write_log,write_log_limit${zones}" \
+	assert_eq "$(cat "$cfg/features")" "${atomic}badblocks,bandwidth_mbps,block_size,cache_mode,cache_size,checkpoints,clone_of,fault_schedule,flush_latency_ns,format,index,io_min,io_opt,max_part,mem_limit,numa_node,phys_addr,phys_size,physical_block_size,power,power_cut,power_cut_drop_percent,power_cut_personality,power_cut_seed,power_cut_unit,power_domain,read_latency_ns,rollback,rotational,size,spare_pages,write_latency_ns,write_log,write_log_limit${zones}" \
 		"configfs features"
 	# Load-time devices are not in configfs.
 	assert_eq "$(find "$cfg" -mindepth 1 -maxdepth 1 -type d | wc -l)" 0 "configfs directories"

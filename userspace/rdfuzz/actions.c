@@ -1439,6 +1439,10 @@ int fuzz_cleanup(struct fuzz *f)
 		slot_path(f, s, "power", path, sizeof(path));
 		for (tries = 0; write_file(path, "0", 1) == EBUSY && tries < 100; tries++)
 			nanosleep(&pause, NULL);
+		/* a power domain's member pins its directory too; no file: an older module */
+		slot_path(f, s, "power_domain", path, sizeof(path));
+		if (!access(path, F_OK))
+			write_file(path, "\n", 1);
 		slot_path(f, s, NULL, path, sizeof(path));
 		if (rmdir(path)) {
 			fprintf(stderr, "rdfuzz: cannot remove %s: %s\n", path, strerror(errno));

@@ -26,7 +26,7 @@ static const char default_features[] =
 	"io_min,io_opt,max_part,mem_limit,numa_node,phys_addr,phys_size,"
 	"physical_block_size,power,power_cut,power_cut_drop_percent,power_cut_personality,"
 	"power_cut_seed,"
-	"power_cut_unit,read_latency_ns,rollback,rotational,size,spare_pages,write_latency_ns,"
+	"power_cut_unit,power_domain,read_latency_ns,rollback,rotational,size,spare_pages,write_latency_ns,"
 	"write_log,write_log_limit,zone_capacity,zone_max_active,zone_max_open,zone_nr_conv,"
 	"zone_size,zoned";
 
