@@ -106,8 +106,8 @@ $(foreach p,$(PROGRAMS),$(eval $(call program_rules,$(p))))
 # program's headers and the libraries the program links; NAME_DEPS names
 # the other modules of that program NAME.c calls.
 fault_rule_DEPS := fault_range
-crash_plan_DEPS := crash_zoned
-crash_zoned_DEPS := crash_plan
+crash_plan_DEPS := crash_zoned crash_plan_parts
+crash_zoned_DEPS := crash_plan crash_plan_parts
 UNIT_SRCS := $(wildcard $(TOP)/tests/host/unit/test_*.c)
 UNIT_BINS := $(patsubst $(TOP)/tests/host/unit/%.c,$(BUILD)/asan/unit/%,$(UNIT_SRCS))
 unit_home = $(patsubst $(TOP)/userspace/%/$(1).c,%,$(filter-out $(TOP)/userspace/lib/%, \

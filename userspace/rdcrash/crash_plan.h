@@ -19,39 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "crash_plan_parts.h"
 #include "wlog.h"
-
-/*
- * The zones of a host-managed zoned device: zone_sectors a power of two,
- * seq[i] set for each sequential-write-required zone (crash_zoned.h).
- */
-struct crash_zones {
-	uint64_t zone_sectors;
-	size_t nr;
-	unsigned char *seq;
-};
-
-struct crash_epochs {
-	size_t nr; /* epochs: flushes + 1 */
-	size_t *start; /* first entry of each epoch, and start[nr] = the log's length */
-	/* NULL for a device without zones; set by the caller after crash_epochs_find() */
-	const struct crash_zones *zones;
-};
-
-/* Part of a data entry to apply: sectors [first, first + nr) of it, 512 bytes each. */
-struct crash_piece {
-	size_t entry;
-	uint32_t first;
-	uint32_t nr;
-};
-
-struct crash_state {
-	size_t epoch;
-	unsigned int index;
-	size_t cut; /* entries from here on did not happen */
-	struct crash_piece *pieces;
-	size_t nr;
-};
 
 /* The epochs of w, zones NULL; 0, or -1 (ENOMEM). */
 int crash_epochs_find(const struct wlog *w, struct crash_epochs *ep);
@@ -107,7 +76,6 @@ int crash_state_build(const struct wlog *w, const struct crash_epochs *ep, size_
  */
 int crash_state_make(const struct wlog *w, const struct crash_epochs *ep, size_t k,
 		     unsigned int index, uint64_t seed, uint32_t block, struct crash_state *st);
-void crash_state_free(struct crash_state *st);
 /* A hash of what the state writes: pieces and their bytes (FNV-1a). */
 uint64_t crash_state_hash(const struct wlog *w, const struct crash_state *st);
 

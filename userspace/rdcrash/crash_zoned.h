@@ -34,7 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "crash_plan.h"
+#include "crash_plan_parts.h"
 
 /* States of epoch k, with tears or whole writes only (as count_states()). */
 uint64_t zoned_count_states(const struct wlog *w, const struct crash_epochs *ep, size_t k,
