@@ -311,4 +311,7 @@ has "$err" "--profile: this ramdisk module has no read_latency_ns attribute"
 for d in nonuma nolimit nospare nocache noprofile; do
 	[ ! -e "$cfg/$d" ] || fail "refused create made $d"
 done
+# A module older than power domains: the root has no power_cut_domain
+run_cmd 3 "$ctl" powercut --domain rack
+has "$err" "the loaded module has no power domains"
 echo "fake-tree checks passed"

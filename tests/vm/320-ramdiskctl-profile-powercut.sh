@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: ramdiskctl profile sets the documented figures and refuses unknown names; powercut loses unflushed writes; info and list (table and JSON) show cache mode, profile and durable state: dirty after an unflushed write, clean after a flush or a cut; create --cache-mode --cache-size --profile --spare-pages makes a crash-test device in one command
+# DESCRIPTION: ramdiskctl profile sets the documented figures and refuses unknown names; powercut loses unflushed writes; info and list (table and JSON) show cache mode, profile and durable state: dirty after an unflushed write, clean after a flush or a cut; create --cache-mode --cache-size --profile --spare-pages makes a crash-test device in one command; powercut --domain cuts every member of a power domain, and refuses an unknown domain and one with no member powered (exit 7) and a missing name (exit 2)
 . "${0%/*}/../lib/common.sh"
 require_root
 require_cmd udevadm jq
@@ -80,4 +80,34 @@ assert_eq "$(sysfs_stat "${crash#/dev/}" spare_pages)" 0 "spare pages after a fi
 "$ctl" powercut crash || fail "powercut of the created device"
 cmp -s -n 4096 "$RD_TMP/data" "$crash" && fail "the created device kept an unflushed write"
 "$ctl" remove crash || fail "remove crash"
+
+# powercut --domain: both members of the domain lose their unflushed
+# write, at one cut each
+for n in d1 d2; do
+	rd_configure $n size=8M cache_mode=writeback power=1
+	echo rack >"$cfg/$n/power_domain" || fail "$n joins rack"
+	dd if="$RD_TMP/data" of="$RD_DEV" bs=4096 oflag=direct status=none
+done
+"$ctl" powercut --domain rack || fail "powercut --domain rack"
+for n in d1 d2; do
+	d=$(rd_dev $n)
+	cmp -s -n 4096 "$RD_TMP/data" "$d" && fail "$n kept an unflushed write through its domain's cut"
+	assert_eq "$(sysfs_stat "${d#/dev/}" power_cuts)" 1 "power_cuts of $n after its domain's cut"
+done
+# refusals: exit 7 and the reason, or 2 for a missing name
+status=0
+"$ctl" powercut --domain nosuch 2>"$RD_TMP/err" || status=$?
+assert_eq "$status" 7 "exit status of powercut --domain of an unknown domain"
+grep -q "no configuration is in power domain 'nosuch'" "$RD_TMP/err" ||
+	fail "powercut --domain nosuch said: $(cat "$RD_TMP/err")"
+echo 0 >"$cfg/d1/power"
+echo 0 >"$cfg/d2/power"
+status=0
+"$ctl" powercut --domain rack 2>"$RD_TMP/err" || status=$?
+assert_eq "$status" 7 "exit status of powercut --domain with every member off"
+grep -q "no device of power domain 'rack' is powered" "$RD_TMP/err" ||
+	fail "powercut --domain rack, all off, said: $(cat "$RD_TMP/err")"
+status=0
+"$ctl" powercut --domain 2>"$RD_TMP/err" || status=$?
+assert_eq "$status" 2 "exit status of powercut --domain without a name"
 echo ok

@@ -5,15 +5,48 @@
  */
 #include "ramdiskctl.h"
 
+#include "attr_file.h"
 #include "configured.h"
 #include "help.h"
 #include "profiles.h"
 #include "usage.h"
 
 #include <err.h>
+#include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+
+/*
+ * A power domain's cut, one write to the root's power_cut_domain: the
+ * module cuts every powered member at one instant. Its two refusals get
+ * their own words here, as the kernel log has them.
+ */
+static int powercut_domain(const char *domain)
+{
+	char path[PATH_MAX];
+
+	if (!*domain)
+		return usage_error("powercut", "--domain takes the name of a power domain");
+	path_fmt(path, sizeof(path), "%s/power_cut_domain", rd_configfs_root());
+	if (!attr_write_line(path, domain))
+		return RC_OK;
+	switch (errno) {
+	case ENOENT:
+		warnx("powercut: the loaded module has no power domains (%s is missing)", path);
+		return RC_NO_MODULE;
+	case ENODEV:
+		warnx("powercut: no device of power domain '%s' is powered", domain);
+		return RC_NO_DEVICE;
+	case EINVAL:
+		warnx("powercut: no configuration is in power domain '%s', or the name is not one (the kernel log says which: dmesg)",
+		      domain);
+		return RC_NO_DEVICE;
+	default:
+		return report_errno(errno, "powercut: power domain '%s'", domain);
+	}
+}
 
 int cmd_powercut(int argc, char **argv)
 {
@@ -22,8 +55,13 @@ int cmd_powercut(int argc, char **argv)
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
 		return command_help("powercut");
+	if (argc >= 2 && !strcmp(argv[1], "--domain")) {
+		if (argc != 3)
+			return usage_error("powercut", "--domain takes one power domain");
+		return powercut_domain(argv[2]);
+	}
 	if (argc != 2)
-		return usage_error("powercut", "takes one device");
+		return usage_error("powercut", "takes one device, or --domain and a power domain");
 	rc = resolve_configured("powercut", argv[1], &d);
 	if (rc)
 		return rc;

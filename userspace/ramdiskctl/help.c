@@ -121,9 +121,11 @@ static const struct command commands[] = {
 	  "    Configuration and statistics of one device, one \"key: value\"\n"
 	  "    a line; with any option below, list's table (or JSON) of it.\n" TABLE_OPTIONS_HELP },
 	{ "powercut", "powercut NAME|DEV\n"
+		      "powercut --domain DOMAIN\n"
 		      "    Emulate a power loss: in writeback cache_mode every write not\n"
 		      "    yet made durable by a flush or FUA is lost; the device then\n"
-		      "    takes I/O again.\n" },
+		      "    takes I/O again. --domain cuts every powered member of a\n"
+		      "    power domain (configfs power_domain) at one instant.\n" },
 	{ "profile", "profile NAME|DEV nvram|ssd|hdd|disk-1994|none\n"
 		     "    Set the device's read, write and flush latency and bandwidth\n"
 		     "    to those of a kind of disk, and print what was set.\n" },
