@@ -653,6 +653,21 @@ static char *without_counts(char *buf)
 	return buf;
 }
 
+/* The slot's device lost power: in writeback mode, what was not durable. True if so. */
+static bool slot_cut(struct fuzz *f, struct slot *s)
+{
+	if (!s->writeback)
+		return false;
+	memset(s->shadow.seq, 0xff, sizeof(s->shadow.seq));
+	s->cut_unreported = true;
+	/* the cut ends a log that records, with every write it acknowledged */
+	if (s->wlog.state == RAMDISK_WLOG_RECORDING) {
+		s->wlog.state = RAMDISK_WLOG_CUT;
+		slot_wlog_check(f, s);
+	}
+	return true;
+}
+
 /* A write the kernel refused must leave the value as it was. */
 static int do_attr(struct fuzz *f, struct slot *s, const char *attr, const struct value *v)
 {
@@ -669,15 +684,8 @@ static int do_attr(struct fuzz *f, struct slot *s, const char *attr, const struc
 	if (!err) {
 		f->ok++;
 		fuzz_log(f, " accepted");
-		if (!strcmp(attr, "power_cut") && s->writeback) {
-			memset(s->shadow.seq, 0xff, sizeof(s->shadow.seq));
-			s->cut_unreported = true;
-			/* the cut ends a log that records, with every write it acknowledged */
-			if (s->wlog.state == RAMDISK_WLOG_RECORDING) {
-				s->wlog.state = RAMDISK_WLOG_CUT;
-				slot_wlog_check(f, s);
-			}
-		}
+		if (!strcmp(attr, "power_cut"))
+			slot_cut(f, s);
 		if (!strcmp(attr, "checkpoints"))
 			checkpoints_accepted(f, s, v);
 		if (!strcmp(attr, "rollback")) {
@@ -1245,6 +1253,47 @@ static void do_show(struct fuzz *f, struct slot *s)
 	fuzz_log(f, " shown");
 }
 
+/*
+ * A cut of a power domain, written to the root: every powered member is
+ * cut as by its own power_cut, and no other device is. The value is one
+ * of the names the power_domain writes draw, or anything.
+ */
+static void do_domain_cut(struct fuzz *f, const struct value *v)
+{
+	char path[600], name[64], text[64];
+	unsigned int i;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/power_cut_domain", f->root);
+	if (access(path, F_OK)) {
+		fuzz_log(f, " no power_cut_domain");
+		return;
+	}
+	err = write_file(path, v->buf, v->len);
+	if (err) {
+		f->refused++;
+		fuzz_log(f, " %s", strerror(err));
+		/* no such domain or a bad name, none powered, an empty write */
+		if (err != EINVAL && err != ENODEV && !(err == EFAULT && !v->len))
+			fuzz_report(f, "%s: unexpected error %s", path, strerror(err));
+		return;
+	}
+	f->ok++;
+	f->domain_cuts++;
+	fuzz_log(f, " accepted");
+	first_line(v, text, sizeof(text));
+	for (i = 0; i < f->nr_slots; i++) {
+		struct slot *t = &f->slots[i];
+
+		slot_path(f, t, "power_domain", path, sizeof(path));
+		if (!t->powered || read_file(path, name, sizeof(name)) <= 0)
+			continue;
+		name[strcspn(name, "\n")] = '\0';
+		if (!strcmp(name, text) && slot_cut(f, t))
+			f->domain_members_cut++;
+	}
+}
+
 void fuzz_init(struct fuzz *f)
 {
 	unsigned int i;
@@ -1321,6 +1370,17 @@ void fuzz_step(struct fuzz *f)
 		value_write_log(x2, &v);
 	if (a == A_CRASH && !strcmp(crash_attrs[x1 % CRASH_OPS], "power_cut"))
 		v.len = (size_t)snprintf(v.buf, sizeof(v.buf), "1\n");
+	/*
+	 * power domains: most joins name one of three domains (or leave), so
+	 * that slots meet in them, and half the cuts are of a domain, most of
+	 * one of those names
+	 */
+	if (a == A_ATTR && !strcmp(f->attrs[x1 % f->nr_attrs], "power_domain") && x2 % 4)
+		v.len = (size_t)snprintf(v.buf, sizeof(v.buf), x2 % 8 == 1 ? "\n" : "d%u\n",
+					 (unsigned int)(x2 >> 3) % 3);
+	if (a == A_CUT && x1 % 2 && x2 % 4)
+		v.len = (size_t)snprintf(v.buf, sizeof(v.buf), "d%u\n",
+					 (unsigned int)(x2 >> 2) % 3);
 
 	fuzz_log(f, "%" PRIu64 " %s %s", f->step, action_names[a], s->name);
 	switch (a) {
@@ -1334,6 +1394,12 @@ void fuzz_step(struct fuzz *f)
 		break;
 	case A_POWER:
 		fuzz_log(f, " %d", (int)(x1 % 2));
+		break;
+	case A_CUT:
+		if (x1 % 2) {
+			value_describe(&v, text, sizeof(text));
+			fuzz_log(f, " domain=%s", text);
+		}
 		break;
 	case A_IO:
 		fuzz_log(f, " op %u at %" PRIu64, (unsigned int)(x1 % IO_OPS), x2 % SHADOW_SECTORS);
@@ -1371,7 +1437,10 @@ void fuzz_step(struct fuzz *f)
 		do_attr(f, s, "power", &(struct value){ .buf = { x1 % 2 ? '1' : '0' }, .len = 1 });
 		break;
 	case A_CUT:
-		do_attr(f, s, "power_cut", &(struct value){ .buf = "1\n", .len = 2 });
+		if (x1 % 2)
+			do_domain_cut(f, &v);
+		else
+			do_attr(f, s, "power_cut", &(struct value){ .buf = "1\n", .len = 2 });
 		break;
 	case A_CRASH:
 		clone_of_resolve(f, &v);
