@@ -28,6 +28,7 @@
 #include "compat.h"
 #include "ramdisk.h"
 #include "store.h"
+#include "test_hooks.h"
 #include "zones.h"
 
 struct rd_checkpoint {
@@ -73,21 +74,15 @@ int rd_checkpoint_name_parse(const char *who, const char *text, size_t len, char
 	return 0;
 }
 
-int rd_checkpoint_take_then(struct rd_device *rd, const char *who, const char *name,
-			    void (*then)(struct rd_device *rd, void *arg), void *arg)
+/* Whether rd can take checkpoint NAME now; logs why not. */
+static int rd_checkpoint_may_take(struct rd_device *rd, const char *who, const char *name)
 {
-	struct rd_store *store = rd->store;
-	struct rd_store_checkpoint *data;
-	struct rd_checkpoint *ck;
-	struct rd_frozen frozen;
-	int err;
-
 	if (rd->origin) {
 		pr_warn("%s: a clone takes no checkpoints; power it off and on to start again from its checkpoint\n",
 			who);
 		return -EOPNOTSUPP;
 	}
-	if (!store->ops->checkpoint) {
+	if (!rd->store->ops->checkpoint) {
 		pr_warn("%s: checkpoints need a device in pages, not in reserved memory\n", who);
 		return -EOPNOTSUPP;
 	}
@@ -99,45 +94,85 @@ int rd_checkpoint_take_then(struct rd_device *rd, const char *who, const char *n
 		pr_warn("%s: a device has at most %d checkpoints\n", who, RD_MAX_CHECKPOINTS);
 		return -ENOSPC;
 	}
+	return 0;
+}
+
+/* A checkpoint of rd, not yet taken: outside the freeze, where an allocation may wait for I/O. */
+static struct rd_checkpoint *rd_checkpoint_alloc(struct rd_device *rd, const char *name)
+{
+	struct rd_checkpoint *ck;
+
 	ck = kzalloc(sizeof(*ck), GFP_KERNEL);
 	if (!ck)
-		return -ENOMEM;
+		return NULL;
 	strscpy(ck->name, name, sizeof(ck->name));
-	/* outside the freeze, where an allocation may wait for I/O */
 	if (rd->zones) {
 		ck->nr_zone_words = rd_zones_count(rd->zones);
 		ck->zone_words =
 			kvmalloc_array(ck->nr_zone_words, sizeof(*ck->zone_words), GFP_KERNEL);
 		if (!ck->zone_words) {
-			err = -ENOMEM;
-			goto out_free_ck;
+			kfree(ck);
+			return NULL;
 		}
 	}
+	return ck;
+}
+
+/* With the queue frozen: the data of ck, as a reader sees it. 0 or the error, logged. */
+static int rd_checkpoint_take_frozen(struct rd_device *rd, const char *who,
+				     struct rd_checkpoint *ck)
+{
+	struct rd_store_checkpoint *data;
+	int err;
+
+	/* what a reader sees: the cache's writes go down first, as at a flush */
+	err = rd->cache ? rd_cache_flush(rd->cache) : 0;
+	data = err ? ERR_PTR(err) : rd->store->ops->checkpoint(rd->store);
+	if (IS_ERR(data)) {
+		pr_warn("%s: cannot take checkpoint %s: %ld\n", who, ck->name, PTR_ERR(data));
+		return PTR_ERR(data);
+	}
+	if (rd->zones)
+		rd_zones_save_words(rd->zones, ck->zone_words);
+	ck->data = data;
+	return 0;
+}
+
+/* A checkpoint taken goes on the device's list. */
+static void rd_checkpoint_link(struct rd_device *rd, struct rd_checkpoint *ck)
+{
+	list_add_tail(&ck->node, &rd->checkpoints);
+	rd->nr_checkpoints++;
+}
+
+int rd_checkpoint_take_then(struct rd_device *rd, const char *who, const char *name,
+			    void (*then)(struct rd_device *rd, void *arg), void *arg)
+{
+	struct rd_checkpoint *ck;
+	struct rd_frozen frozen;
+	int err;
+
+	err = rd_checkpoint_may_take(rd, who, name);
+	if (err)
+		return err;
+	ck = rd_checkpoint_alloc(rd, name);
+	if (!ck)
+		return -ENOMEM;
 
 	/* before any page is shared, and outside the freeze (it takes the CPU hotplug lock) */
 	rd_pages_sharing_get();
 	rd_freeze(rd, &frozen);
-	/* what a reader sees: the cache's writes go down first, as at a flush */
-	err = rd->cache ? rd_cache_flush(rd->cache) : 0;
-	data = err ? ERR_PTR(err) : store->ops->checkpoint(store);
-	if (!IS_ERR(data) && rd->zones)
-		rd_zones_save_words(rd->zones, ck->zone_words);
-	if (!IS_ERR(data) && then)
+	err = rd_checkpoint_take_frozen(rd, who, ck);
+	if (!err && then)
 		then(rd, arg);
 	rd_thaw(rd, &frozen);
-	if (IS_ERR(data)) {
-		err = PTR_ERR(data);
-		pr_warn("%s: cannot take checkpoint %s: %d\n", who, name, err);
+	if (err)
 		goto out_put_sharing;
-	}
-	ck->data = data;
-	list_add_tail(&ck->node, &rd->checkpoints);
-	rd->nr_checkpoints++;
+	rd_checkpoint_link(rd, ck);
 	return 0;
 
 out_put_sharing:
 	rd_pages_sharing_put();
-out_free_ck:
 	kvfree(ck->zone_words);
 	kfree(ck);
 	return err;
@@ -190,6 +225,110 @@ int rd_checkpoint_command(struct rd_device *rd, const char *who, const char *cmd
 	rd_checkpoint_unlink(rd, ck);
 	rd_thaw(rd, &frozen);
 	rd_checkpoint_free(ck);
+	return 0;
+}
+
+/*
+ * A power domain's checkpoint: every member's queue is frozen before any
+ * member's checkpoint is taken, and thawed after the last. A bio a member
+ * completed before its freeze is in its checkpoint; one submitted after
+ * waits. So whatever order a user's writes went to the members in, a
+ * write in one member's checkpoint was not submitted after a write that
+ * another member's checkpoint lacks completed: together they are a state
+ * the group could have been in at one instant, as a crash would leave.
+ * All or none: every member is checked first, and on a failure the
+ * checkpoints taken go again before the thaw.
+ */
+int rd_checkpoint_take_members(struct rd_device *const *rd, unsigned int n, const char *who,
+			       const char *name)
+{
+	struct rd_checkpoint **ck;
+	struct rd_frozen *frozen;
+	unsigned int i, taken = 0;
+	int err = 0;
+
+	for (i = 0; i < n && !err; i++)
+		err = rd_checkpoint_may_take(rd[i], rd[i]->disk->disk_name, name);
+	if (err)
+		return err;
+	ck = kcalloc(n, sizeof(*ck), GFP_KERNEL);
+	frozen = kcalloc(n, sizeof(*frozen), GFP_KERNEL);
+	if (!ck || !frozen) {
+		err = -ENOMEM;
+		goto out_free_arrays;
+	}
+	for (i = 0; i < n; i++) {
+		ck[i] = rd_checkpoint_alloc(rd[i], name);
+		if (!ck[i]) {
+			err = -ENOMEM;
+			goto out_free_cks;
+		}
+	}
+
+	for (i = 0; i < n; i++)
+		rd_pages_sharing_get();
+	for (i = 0; i < n; i++)
+		rd_freeze(rd[i], &frozen[i]);
+	for (taken = 0; taken < n; taken++) {
+		err = rd_checkpoint_take_frozen(rd[taken], rd[taken]->disk->disk_name, ck[taken]);
+		if (err)
+			break;
+		rd_test_delay(RD_TEST_DOMAIN_MEMBER_TAKEN);
+	}
+	/* a member failed: the others give their pages back, still frozen */
+	if (err)
+		for (i = 0; i < taken; i++)
+			rd[i]->store->ops->checkpoint_free(rd[i]->store, ck[i]->data);
+	for (i = n; i-- > 0;)
+		rd_thaw(rd[i], &frozen[i]);
+	if (err) {
+		pr_warn("%s: checkpoint %s taken on no member\n", who, name);
+		for (i = 0; i < n; i++)
+			rd_pages_sharing_put();
+		goto out_free_cks;
+	}
+	for (i = 0; i < n; i++)
+		rd_checkpoint_link(rd[i], ck[i]);
+	goto out_free_arrays;
+
+out_free_cks:
+	for (i = 0; i < n && ck[i]; i++) {
+		kvfree(ck[i]->zone_words);
+		kfree(ck[i]);
+	}
+out_free_arrays:
+	kfree(frozen);
+	kfree(ck);
+	return err;
+}
+
+/* Drops checkpoint NAME from every member, or from none: each must have it, with no clone. */
+int rd_checkpoint_drop_members(struct rd_device *const *rd, unsigned int n, const char *who,
+			       const char *name)
+{
+	struct rd_checkpoint *ck;
+	struct rd_frozen frozen;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		ck = rd_checkpoint_find(rd[i], name);
+		if (!ck) {
+			pr_warn("%s: %s has no checkpoint %s\n", who, rd[i]->disk->disk_name, name);
+			return -ENOENT;
+		}
+		if (ck->clones) {
+			pr_warn("%s: checkpoint %s of %s is the start of %u clone(s); power them off first\n",
+				who, name, rd[i]->disk->disk_name, ck->clones);
+			return -EBUSY;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		ck = rd_checkpoint_find(rd[i], name);
+		rd_freeze(rd[i], &frozen);
+		rd_checkpoint_unlink(rd[i], ck);
+		rd_thaw(rd[i], &frozen);
+		rd_checkpoint_free(ck);
+	}
 	return 0;
 }
 

@@ -25,6 +25,14 @@ int rd_checkpoint_name_parse(const char *who, const char *text, size_t len, char
  */
 int rd_checkpoint_take_then(struct rd_device *rd, const char *who, const char *name,
 			    void (*then)(struct rd_device *rd, void *arg), void *arg);
+/*
+ * Checkpoint NAME of n devices at one instant, all or none (a power
+ * domain's, under rd_lock); and its drop from all of them, or none.
+ */
+int rd_checkpoint_take_members(struct rd_device *const *rd, unsigned int n, const char *who,
+			       const char *name);
+int rd_checkpoint_drop_members(struct rd_device *const *rd, unsigned int n, const char *who,
+			       const char *name);
 /* "+NAME" takes a checkpoint, "-NAME" drops it; who names the device in messages */
 int rd_checkpoint_command(struct rd_device *rd, const char *who, const char *cmd);
 /*

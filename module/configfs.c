@@ -5,7 +5,8 @@
  * rmdir drops it. Attributes other than badblocks, fault_schedule,
  * mem_limit, spare_pages, rotational, power_domain and the latency,
  * bandwidth and power-cut ones are fixed while powered. The root's
- * power_cut_domain cuts every member of a power domain at once.
+ * power_cut_domain cuts every member of a power domain at once, and its
+ * checkpoint_domain takes a checkpoint of them all at one instant.
  *
  * A powered configuration pins its directory, so rmdir gets EBUSY until
  * `power` is 0 again. configfs decides rmdir before asking the module
@@ -1039,6 +1040,57 @@ static int rd_cut_member_cmp(const void *a, const void *b)
 }
 
 /*
+ * The powered members of power domain name, sorted by index (the one
+ * order every domain's command locks its members in), in a new array;
+ * under rd_lock. With all, every member must be powered. -EINVAL when no
+ * configuration is in the domain, -ENODEV when not enough are powered.
+ */
+static int rd_domain_powered(const char *who, const char *name, bool all, struct rd_cut_member **mp,
+			     unsigned int *np)
+{
+	unsigned int members = 0, n = 0;
+	struct rd_cut_member *m;
+	struct rd_cfg_item *c;
+
+	lockdep_assert_held(&rd_lock);
+	list_for_each_entry(c, &rd_domain_members, domain_node) {
+		if (strcmp(c->power_domain, name))
+			continue;
+		members++;
+		if (c->dev)
+			n++;
+		else if (all)
+			pr_warn("%s: %s of power domain '%s' is not powered\n", who,
+				config_item_name(&c->item), name);
+	}
+	if (!members) {
+		pr_warn("%s: no configuration is in power domain '%s'\n", who, name);
+		return -EINVAL;
+	}
+	if (!n) {
+		pr_warn("%s: no device of power domain '%s' is powered\n", who, name);
+		return -ENODEV;
+	}
+	if (all && n != members)
+		return -ENODEV;
+	m = kcalloc(n, sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return -ENOMEM;
+	n = 0;
+	list_for_each_entry(c, &rd_domain_members, domain_node) {
+		if (strcmp(c->power_domain, name) || !c->dev)
+			continue;
+		m[n].rd = c->dev;
+		m[n].cfg = &c->cfg;
+		n++;
+	}
+	sort(m, n, sizeof(*m), rd_cut_member_cmp, NULL);
+	*mp = m;
+	*np = n;
+	return 0;
+}
+
+/*
  * Writing a power domain's name cuts the power of all its members at one
  * instant (rd_dev_power_cut_members()), each as its own power_cut_*
  * attributes say. A member that is powered off is passed over: a disk
@@ -1048,9 +1100,8 @@ static ssize_t rd_power_cut_domain_store(struct config_item *item, const char *p
 {
 	const char *who = "power_cut_domain";
 	char name[RD_DOMAIN_NAME_LEN];
-	unsigned int members = 0, n = 0;
 	struct rd_cut_member *m;
-	struct rd_cfg_item *c;
+	unsigned int n;
 	int err;
 
 	err = rd_cfg_may_admin(who, "a power domain's cut");
@@ -1064,50 +1115,84 @@ static ssize_t rd_power_cut_domain_store(struct config_item *item, const char *p
 		return -EINVAL;
 	}
 	mutex_lock(&rd_lock);
-	list_for_each_entry(c, &rd_domain_members, domain_node) {
-		if (strcmp(c->power_domain, name))
-			continue;
-		members++;
-		if (c->dev)
-			n++;
+	err = rd_domain_powered(who, name, false, &m, &n);
+	if (!err) {
+		rd_dev_power_cut_members(m, n);
+		kfree(m);
 	}
-	if (!n) {
-		if (members)
-			pr_warn("power_cut_domain: no device of power domain '%s' is powered\n",
-				name);
-		else
-			pr_warn("power_cut_domain: no configuration is in power domain '%s'\n",
-				name);
-		err = members ? -ENODEV : -EINVAL;
-		goto out_unlock;
-	}
-	m = kcalloc(n, sizeof(*m), GFP_KERNEL);
-	if (!m) {
-		err = -ENOMEM;
-		goto out_unlock;
-	}
-	n = 0;
-	list_for_each_entry(c, &rd_domain_members, domain_node) {
-		if (strcmp(c->power_domain, name) || !c->dev)
-			continue;
-		m[n].rd = c->dev;
-		m[n].cfg = &c->cfg;
-		n++;
-	}
-	/* the one order every domain's cut locks its members in */
-	sort(m, n, sizeof(*m), rd_cut_member_cmp, NULL);
-	rd_dev_power_cut_members(m, n);
-	kfree(m);
-out_unlock:
 	mutex_unlock(&rd_lock);
 	return err ? err : count;
 }
 CONFIGFS_ATTR_WO(rd_, power_cut_domain);
 
+/*
+ * "DOMAIN +NAME" takes checkpoint NAME of every member of a power domain
+ * at one instant (rd_checkpoint_take_members()), so that clones of them
+ * all make one state of the stack on top; "DOMAIN -NAME" drops it from
+ * every member. Every member must be powered: a checkpoint of part of a
+ * group is not one of the group.
+ */
+static ssize_t rd_checkpoint_domain_store(struct config_item *item, const char *page, size_t count)
+{
+	const char *who = "checkpoint_domain";
+	char text[RD_DOMAIN_NAME_LEN], domain[RD_DOMAIN_NAME_LEN], name[RD_CHECKPOINT_NAME_LEN];
+	/* the domain ends at the first blank, or at the end of the line */
+	size_t len = strcspn(page, "\n"), sp = strcspn(page, "\n\t ");
+	struct rd_device **rd = NULL;
+	struct rd_cut_member *m;
+	unsigned int i, n;
+	int err;
+
+	err = rd_cfg_may_admin(who, "a power domain's checkpoint");
+	if (err)
+		return err;
+	if (!sp || sp + 2 > len || (page[sp + 1] != '+' && page[sp + 1] != '-') ||
+	    (page[len] && page[len + 1])) {
+		pr_warn("%s: takes 'DOMAIN +NAME' (take checkpoint NAME of every member) or 'DOMAIN -NAME' (drop it)\n",
+			who);
+		return -EINVAL;
+	}
+	if (sp >= RD_DOMAIN_NAME_LEN) {
+		pr_warn("%s: a power domain name has at most %d characters\n", who,
+			RD_DOMAIN_NAME_LEN - 1);
+		return -EINVAL;
+	}
+	memcpy(text, page, sp);
+	text[sp] = '\0';
+	err = rd_cfg_parse_domain(who, text, domain);
+	if (!err)
+		err = rd_checkpoint_name_parse(who, page + sp + 2, len - sp - 2, name);
+	if (err)
+		return err;
+	mutex_lock(&rd_lock);
+	err = rd_domain_powered(who, domain, true, &m, &n);
+	if (err)
+		goto out_unlock;
+	rd = kcalloc(n, sizeof(*rd), GFP_KERNEL);
+	if (!rd) {
+		err = -ENOMEM;
+		goto out_free_members;
+	}
+	for (i = 0; i < n; i++)
+		rd[i] = m[i].rd;
+	if (page[sp + 1] == '+')
+		err = rd_checkpoint_take_members(rd, n, who, name);
+	else
+		err = rd_checkpoint_drop_members(rd, n, who, name);
+	kfree(rd);
+out_free_members:
+	kfree(m);
+out_unlock:
+	mutex_unlock(&rd_lock);
+	return err ? err : count;
+}
+CONFIGFS_ATTR_WO(rd_, checkpoint_domain);
+
 static struct configfs_attribute *rd_root_attrs[] = {
 	&rd_attr_defaults,
 	&rd_attr_features,
 	&rd_attr_power_cut_domain,
+	&rd_attr_checkpoint_domain,
 	NULL,
 };
 

@@ -26,6 +26,11 @@ enum rd_test_point {
 	RD_TEST_SERVED_UNLOGGED,
 	/* io.c, the layered path: the write log has the bio, no layer has run it */
 	RD_TEST_LOGGED_UNSERVED,
+	/*
+	 * checkpoint.c, a power domain's checkpoint: one member's is taken,
+	 * the next member's not yet
+	 */
+	RD_TEST_DOMAIN_MEMBER_TAKEN,
 };
 
 #ifdef RD_TEST_HOOKS
