@@ -1,13 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# DESCRIPTION: rdfuzz, a short seeded run over configfs, ioctls and sysfs, with its models of checkpoints, clones, the write log and power domains' cuts: no report, no oops, a dry run of the same seed draws the same steps, nothing left behind, and with hold_keys no static key switched under its I/O
+# DESCRIPTION: rdfuzz, a short seeded run over configfs, ioctls and sysfs, with its models of checkpoints, clones, the write log and power domains' cuts and checkpoints: no report, no oops, a dry run of the same seed draws the same steps, nothing left behind, and with hold_keys no static key switched under its I/O
 . "${0%/*}/../lib/common.sh"
 require_root
 
 rdfuzz=$RD_BIN/rdfuzz
 [ -x "$rdfuzz" ] || fail "$rdfuzz is missing (make userspace)"
 # A fixed seed keeps make check repeatable; make stress draws new ones.
-seed=${RD_FUZZ_SEED:-20261208}
+seed=${RD_FUZZ_SEED:-20261216}
 steps=${RD_FUZZ_STEPS:-6000}
 
 # rdfuzz sets bad blocks and fault rules while it does I/O: with
@@ -50,8 +50,12 @@ for n in logs entries rollbacks clones; do
 done
 # Power domains were cut from the root, with members in writeback mode,
 # whose models then lost what was not durable
-members=$(sed -n 's/^rdfuzz: cut [0-9]* power domains, \([0-9]*\) members.*/\1/p' "$RD_TMP/first.out")
+# and took or dropped checkpoints of a domain, the model following each member
+read -r members domain_cks < <(sed -n \
+	's/^rdfuzz: cut [0-9]* power domains, \([0-9]*\) members.*; \([0-9]*\) domains. checkpoints.*/\1 \2/p' \
+	"$RD_TMP/first.out")
 [ "${members:-0}" -gt 0 ] || fail "rdfuzz cut no member of a power domain in writeback mode"
+[ "${domain_cks:-0}" -gt 0 ] || fail "rdfuzz took no checkpoint of a power domain"
 
 # The same seed draws the same steps whatever the kernel answered: a dry
 # run, which answers nothing, draws what the real run drew (the part of

@@ -1294,6 +1294,68 @@ static void do_domain_cut(struct fuzz *f, const struct value *v)
 	}
 }
 
+/* What a domain's checkpoint may be refused with (the kernel log says why). */
+static const int domain_checkpoint_errors[] = { EINVAL, ENODEV, EEXIST, ENOSPC, EOPNOTSUPP,
+						ENOENT, EBUSY,	ENOMEM, 0 };
+
+/*
+ * A power domain's checkpoint, written to the root: "DOMAIN +NAME" or
+ * "DOMAIN -NAME" takes or drops NAME on every member, or on none. The
+ * model follows every member when it is taken, and checks every powered
+ * member's list when it is refused: a member that moved alone is
+ * reported.
+ */
+static void do_domain_checkpoint(struct fuzz *f, const struct value *v)
+{
+	char path[600], name[64], text[80], domain[64];
+	const char *blank;
+	unsigned int i;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/checkpoint_domain", f->root);
+	if (access(path, F_OK)) {
+		fuzz_log(f, " no checkpoint_domain");
+		return;
+	}
+	err = write_file(path, v->buf, v->len);
+	first_line(v, text, sizeof(text));
+	blank = strchr(text, ' ');
+	if (err) {
+		f->refused++;
+		fuzz_log(f, " %s", strerror(err));
+		if (!errno_in(err, domain_checkpoint_errors) && !(err == EFAULT && !v->len))
+			fuzz_report(f, "%s: unexpected error %s", path, strerror(err));
+	} else {
+		f->ok++;
+		f->domain_checkpoints++;
+		fuzz_log(f, " accepted");
+		if (!blank) {
+			fuzz_report(f, "checkpoint_domain took '%.60s', with no domain", text);
+			return;
+		}
+	}
+	if (!blank)
+		return;
+	snprintf(domain, sizeof(domain), "%.*s", (int)(blank - text), text);
+	for (i = 0; i < f->nr_slots; i++) {
+		struct slot *t = &f->slots[i];
+		struct value one;
+
+		slot_path(f, t, "power_domain", path, sizeof(path));
+		if (!t->powered || read_file(path, name, sizeof(name)) <= 0)
+			continue;
+		name[strcspn(name, "\n")] = '\0';
+		if (strcmp(name, domain))
+			continue;
+		if (err) {
+			checkpoints_check_list(f, t);
+			continue;
+		}
+		one.len = (size_t)snprintf(one.buf, sizeof(one.buf), "%s", blank + 1);
+		checkpoints_accepted(f, t, &one);
+	}
+}
+
 void fuzz_init(struct fuzz *f)
 {
 	unsigned int i;
@@ -1378,9 +1440,17 @@ void fuzz_step(struct fuzz *f)
 	if (a == A_ATTR && !strcmp(f->attrs[x1 % f->nr_attrs], "power_domain") && x2 % 4)
 		v.len = (size_t)snprintf(v.buf, sizeof(v.buf), x2 % 8 == 1 ? "\n" : "d%u\n",
 					 (unsigned int)(x2 >> 3) % 3);
-	if (a == A_CUT && x1 % 2 && x2 % 4)
+	if (a == A_CUT && x1 % 4 == 1 && x2 % 4)
 		v.len = (size_t)snprintf(v.buf, sizeof(v.buf), "d%u\n",
 					 (unsigned int)(x2 >> 2) % 3);
+	/* and a quarter of them a domain's checkpoint instead, most of them of that syntax */
+	if (a == A_CUT && x1 % 4 == 3 && x2 % 4) {
+		struct value ck;
+
+		value_checkpoints(x2 >> 4, &ck);
+		v.len = (size_t)snprintf(v.buf, sizeof(v.buf), "d%u %.*s",
+					 (unsigned int)(x2 >> 2) % 3, (int)ck.len, ck.buf);
+	}
 
 	fuzz_log(f, "%" PRIu64 " %s %s", f->step, action_names[a], s->name);
 	switch (a) {
@@ -1396,10 +1466,11 @@ void fuzz_step(struct fuzz *f)
 		fuzz_log(f, " %d", (int)(x1 % 2));
 		break;
 	case A_CUT:
-		if (x1 % 2) {
-			value_describe(&v, text, sizeof(text));
+		value_describe(&v, text, sizeof(text));
+		if (x1 % 4 == 1)
 			fuzz_log(f, " domain=%s", text);
-		}
+		if (x1 % 4 == 3)
+			fuzz_log(f, " checkpoint_domain=%s", text);
 		break;
 	case A_IO:
 		fuzz_log(f, " op %u at %" PRIu64, (unsigned int)(x1 % IO_OPS), x2 % SHADOW_SECTORS);
@@ -1437,8 +1508,10 @@ void fuzz_step(struct fuzz *f)
 		do_attr(f, s, "power", &(struct value){ .buf = { x1 % 2 ? '1' : '0' }, .len = 1 });
 		break;
 	case A_CUT:
-		if (x1 % 2)
+		if (x1 % 4 == 1)
 			do_domain_cut(f, &v);
+		else if (x1 % 4 == 3)
+			do_domain_checkpoint(f, &v);
 		else
 			do_attr(f, s, "power_cut", &(struct value){ .buf = "1\n", .len = 2 });
 		break;
