@@ -19,6 +19,16 @@ stop_array() {
 }
 on_exit stop_array
 
+# sum_stat MODE STAT: STAT summed over MODE's members
+sum_stat() {
+	local i sum=0
+	for i in 0 1 2 j; do
+		[ -d "$cfg/wh-$1-$i" ] || continue
+		sum=$((sum + $(sysfs_stat "$(rd_dev "wh-$1-$i")" "$2")))
+	done
+	echo "$sum"
+}
+
 # bad_untouched MODE: assembles MODE's array (none, ppl or journal) from
 # three fresh members in one power domain, writes and cuts as the
 # description says, and puts in $RD_TMP/bad how many untouched blocks
@@ -76,12 +86,7 @@ bad_untouched() {
 	) &
 	writer=$!
 	sleep 2
-	dirty=0
-	for i in 0 1 2 j; do
-		[ -d "$cfg/wh-$mode-$i" ] || continue
-		d=$(rd_dev "wh-$mode-$i")
-		dirty=$((dirty + $(sysfs_stat "$d" dirty_bytes)))
-	done
+	dirty=$(sum_stat "$mode" dirty_bytes)
 	# one instant for every member; then every write fails, as to a disk
 	# without power, so that stopping the array writes nothing of md's
 	echo "wh-$mode" >"$cfg/power_cut_domain" || fail "$mode: the domain's cut"
@@ -90,12 +95,7 @@ bad_untouched() {
 		echo "+0-65535 rw=write error=eio" >"$cfg/wh-$mode-$i/badblocks"
 	done
 	wait $writer
-	interrupted=0
-	for i in 0 1 2 j; do
-		[ -d "$cfg/wh-$mode-$i" ] || continue
-		d=$(rd_dev "wh-$mode-$i")
-		interrupted=$((interrupted + $(sysfs_stat "$d" cut_errors)))
-	done
+	interrupted=$(sum_stat "$mode" cut_errors)
 	echo "$dirty $interrupted" >"$RD_TMP/stake"
 	mdadm --stop "$md" >/dev/null 2>&1 || fail "$mode: stopping the cut array"
 	for i in 0 1 2 j; do
