@@ -237,10 +237,12 @@ int rd_checkpoint_command(struct rd_device *rd, const char *who, const char *cmd
  * another member's checkpoint lacks completed: together they are a state
  * the group could have been in at one instant, as a crash would leave.
  * All or none: every member is checked first, and on a failure the
- * checkpoints taken go again before the thaw.
+ * checkpoints taken go again before the thaw. then, if given, is called
+ * for each member with its args[] once all are taken, still frozen.
  */
 int rd_checkpoint_take_members(struct rd_device *const *rd, unsigned int n, const char *who,
-			       const char *name)
+			       const char *name, void (*then)(struct rd_device *rd, void *arg),
+			       void *const *args)
 {
 	struct rd_checkpoint **ck;
 	struct rd_frozen *frozen;
@@ -279,6 +281,9 @@ int rd_checkpoint_take_members(struct rd_device *const *rd, unsigned int n, cons
 	if (err)
 		for (i = 0; i < taken; i++)
 			rd[i]->store->ops->checkpoint_free(rd[i]->store, ck[i]->data);
+	else if (then)
+		for (i = 0; i < n; i++)
+			then(rd[i], args[i]);
 	for (i = n; i-- > 0;)
 		rd_thaw(rd[i], &frozen[i]);
 	if (err) {

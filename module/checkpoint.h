@@ -27,10 +27,13 @@ int rd_checkpoint_take_then(struct rd_device *rd, const char *who, const char *n
 			    void (*then)(struct rd_device *rd, void *arg), void *arg);
 /*
  * Checkpoint NAME of n devices at one instant, all or none (a power
- * domain's, under rd_lock); and its drop from all of them, or none.
+ * domain's, under rd_lock), calling then with each device's args[] in
+ * the same freeze (as rd_checkpoint_take_then()); and its drop from all
+ * of them, or none.
  */
 int rd_checkpoint_take_members(struct rd_device *const *rd, unsigned int n, const char *who,
-			       const char *name);
+			       const char *name, void (*then)(struct rd_device *rd, void *arg),
+			       void *const *args);
 int rd_checkpoint_drop_members(struct rd_device *const *rd, unsigned int n, const char *who,
 			       const char *name);
 /* "+NAME" takes a checkpoint, "-NAME" drops it; who names the device in messages */

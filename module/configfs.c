@@ -5,8 +5,9 @@
  * rmdir drops it. Attributes other than badblocks, fault_schedule,
  * mem_limit, spare_pages, rotational, power_domain and the latency,
  * bandwidth and power-cut ones are fixed while powered. The root's
- * power_cut_domain cuts every member of a power domain at once, and its
- * checkpoint_domain takes a checkpoint of them all at one instant.
+ * power_cut_domain cuts every member of a power domain at once; its
+ * checkpoint_domain takes a checkpoint of them all at one instant, and
+ * its write_log_domain starts all their write logs so.
  *
  * A powered configuration pins its directory, so rmdir gets EBUSY until
  * `power` is 0 again. configfs decides rmdir before asking the module
@@ -1125,31 +1126,31 @@ static ssize_t rd_power_cut_domain_store(struct config_item *item, const char *p
 }
 CONFIGFS_ATTR_WO(rd_, power_cut_domain);
 
+typedef int rd_domain_command_fn(const struct rd_cut_member *m, unsigned int n, const char *who,
+				 const char *cmd, size_t len);
+
 /*
- * "DOMAIN +NAME" takes checkpoint NAME of every member of a power domain
- * at one instant (rd_checkpoint_take_members()), so that clones of them
- * all make one state of the stack on top; "DOMAIN -NAME" drops it from
- * every member. Every member must be powered: a checkpoint of part of a
- * group is not one of the group.
+ * A root command of a power domain: "DOMAIN COMMAND", DOMAIN up to the
+ * first blank and COMMAND the rest of the line, which run is given (len
+ * characters, not terminated) with every member, sorted by index, under
+ * rd_lock. Every member must be powered: a command of part of a group is
+ * not one of the group.
  */
-static ssize_t rd_checkpoint_domain_store(struct config_item *item, const char *page, size_t count)
+static ssize_t rd_domain_command(const char *who, const char *what, void (*usage)(void),
+				 const char *page, size_t count, rd_domain_command_fn *run)
 {
-	const char *who = "checkpoint_domain";
-	char text[RD_DOMAIN_NAME_LEN], domain[RD_DOMAIN_NAME_LEN], name[RD_CHECKPOINT_NAME_LEN];
+	char text[RD_DOMAIN_NAME_LEN], domain[RD_DOMAIN_NAME_LEN];
 	/* the domain ends at the first blank, or at the end of the line */
 	size_t len = strcspn(page, "\n"), sp = strcspn(page, "\n\t ");
-	struct rd_device **rd = NULL;
 	struct rd_cut_member *m;
-	unsigned int i, n;
+	unsigned int n;
 	int err;
 
-	err = rd_cfg_may_admin(who, "a power domain's checkpoint");
+	err = rd_cfg_may_admin(who, what);
 	if (err)
 		return err;
-	if (!sp || sp + 2 > len || (page[sp + 1] != '+' && page[sp + 1] != '-') ||
-	    (page[len] && page[len + 1])) {
-		pr_warn("%s: takes 'DOMAIN +NAME' (take checkpoint NAME of every member) or 'DOMAIN -NAME' (drop it)\n",
-			who);
+	if (!sp || sp + 1 >= len || (page[len] && page[len + 1])) {
+		usage();
 		return -EINVAL;
 	}
 	if (sp >= RD_DOMAIN_NAME_LEN) {
@@ -1160,40 +1161,142 @@ static ssize_t rd_checkpoint_domain_store(struct config_item *item, const char *
 	memcpy(text, page, sp);
 	text[sp] = '\0';
 	err = rd_cfg_parse_domain(who, text, domain);
-	if (!err)
-		err = rd_checkpoint_name_parse(who, page + sp + 2, len - sp - 2, name);
 	if (err)
 		return err;
 	mutex_lock(&rd_lock);
 	err = rd_domain_powered(who, domain, true, &m, &n);
-	if (err)
-		goto out_unlock;
-	rd = kcalloc(n, sizeof(*rd), GFP_KERNEL);
-	if (!rd) {
-		err = -ENOMEM;
-		goto out_free_members;
+	if (!err) {
+		err = run(m, n, who, page + sp + 1, len - sp - 1);
+		kfree(m);
 	}
-	for (i = 0; i < n; i++)
-		rd[i] = m[i].rd;
-	if (page[sp + 1] == '+')
-		err = rd_checkpoint_take_members(rd, n, who, name);
-	else
-		err = rd_checkpoint_drop_members(rd, n, who, name);
-	kfree(rd);
-out_free_members:
-	kfree(m);
-out_unlock:
 	mutex_unlock(&rd_lock);
 	return err ? err : count;
 }
+
+/* The members' devices, in a new array. */
+static struct rd_device **rd_domain_devices(const struct rd_cut_member *m, unsigned int n)
+{
+	struct rd_device **rd = kcalloc(n, sizeof(*rd), GFP_KERNEL);
+	unsigned int i;
+
+	for (i = 0; rd && i < n; i++)
+		rd[i] = m[i].rd;
+	return rd;
+}
+
+static void rd_checkpoint_domain_usage(void)
+{
+	pr_warn("checkpoint_domain: takes 'DOMAIN +NAME' (take checkpoint NAME of every member) or 'DOMAIN -NAME' (drop it)\n");
+}
+
+static int rd_checkpoint_domain_run(const struct rd_cut_member *m, unsigned int n, const char *who,
+				    const char *cmd, size_t len)
+{
+	char name[RD_CHECKPOINT_NAME_LEN];
+	struct rd_device **rd;
+	int err;
+
+	if (cmd[0] != '+' && cmd[0] != '-') {
+		rd_checkpoint_domain_usage();
+		return -EINVAL;
+	}
+	err = rd_checkpoint_name_parse(who, cmd + 1, len - 1, name);
+	if (err)
+		return err;
+	rd = rd_domain_devices(m, n);
+	if (!rd)
+		return -ENOMEM;
+	if (cmd[0] == '+')
+		err = rd_checkpoint_take_members(rd, n, who, name, NULL, NULL);
+	else
+		err = rd_checkpoint_drop_members(rd, n, who, name);
+	kfree(rd);
+	return err;
+}
+
+/*
+ * "DOMAIN +NAME" takes checkpoint NAME of every member of a power domain
+ * at one instant (rd_checkpoint_take_members()), so that clones of them
+ * all make one state of the stack on top; "DOMAIN -NAME" drops it from
+ * every member.
+ */
+static ssize_t rd_checkpoint_domain_store(struct config_item *item, const char *page, size_t count)
+{
+	return rd_domain_command("checkpoint_domain", "a power domain's checkpoint",
+				 rd_checkpoint_domain_usage, page, count, rd_checkpoint_domain_run);
+}
 CONFIGFS_ATTR_WO(rd_, checkpoint_domain);
 
+static void rd_write_log_domain_usage(void)
+{
+	pr_warn("write_log_domain: takes 'DOMAIN start CHECKPOINT', 'DOMAIN stop' or 'DOMAIN clear'\n");
+}
+
+static int rd_write_log_domain_run(const struct rd_cut_member *m, unsigned int n, const char *who,
+				   const char *cmd, size_t len)
+{
+	char name[RD_CHECKPOINT_NAME_LEN];
+	struct rd_device **rd;
+	unsigned int i, stopped = 0;
+	u64 *limits;
+	int err;
+
+	if (len > 6 && !strncmp(cmd, "start ", 6)) {
+		err = rd_checkpoint_name_parse(who, cmd + 6, len - 6, name);
+		if (err)
+			return err;
+		rd = rd_domain_devices(m, n);
+		limits = kcalloc(n, sizeof(*limits), GFP_KERNEL);
+		err = rd && limits ? 0 : -ENOMEM;
+		for (i = 0; !err && i < n; i++)
+			limits[i] = m[i].cfg->write_log_limit;
+		if (!err)
+			err = rd_wlog_start_members(rd, limits, n, who, name);
+		kfree(limits);
+		kfree(rd);
+		return err;
+	}
+	/* stop and clear need no instant: each member's log ends as it would alone */
+	if (len == 4 && !strncmp(cmd, "stop", 4)) {
+		for (i = 0; i < n; i++) {
+			if (!rd_wlog_recording(m[i].rd))
+				continue;
+			err = rd_wlog_command(m[i].rd, who, "stop", m[i].cfg->write_log_limit);
+			if (err)
+				return err;
+			stopped++;
+		}
+		if (!stopped) {
+			pr_warn("%s: no member's write log is recording\n", who);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (len == 5 && !strncmp(cmd, "clear", 5)) {
+		for (i = 0; i < n; i++)
+			rd_wlog_command(m[i].rd, who, "clear", m[i].cfg->write_log_limit);
+		return 0;
+	}
+	rd_write_log_domain_usage();
+	return -EINVAL;
+}
+
+/*
+ * "DOMAIN start CHECKPOINT" starts the write log of every member of a
+ * power domain at one instant, with a checkpoint of them all; the logs'
+ * entries merged by their order are the group's write log. "DOMAIN stop"
+ * and "DOMAIN clear" stop or clear every member's.
+ */
+static ssize_t rd_write_log_domain_store(struct config_item *item, const char *page, size_t count)
+{
+	return rd_domain_command("write_log_domain", "a power domain's write log",
+				 rd_write_log_domain_usage, page, count, rd_write_log_domain_run);
+}
+CONFIGFS_ATTR_WO(rd_, write_log_domain);
+
 static struct configfs_attribute *rd_root_attrs[] = {
-	&rd_attr_defaults,
-	&rd_attr_features,
-	&rd_attr_power_cut_domain,
-	&rd_attr_checkpoint_domain,
-	NULL,
+	&rd_attr_defaults,	    &rd_attr_features,	       &rd_attr_power_cut_domain,
+	&rd_attr_checkpoint_domain, &rd_attr_write_log_domain, NULL,
 };
 
 static struct configfs_group_operations rd_root_group_ops = {

@@ -67,8 +67,19 @@ struct rd_wlog_item {
 	u16 type; /* enum ramdisk_wlog_type */
 	u16 flags; /* RAMDISK_WLOG_FUA, _ATOMIC, _FAILED, _IGNORED */
 	u32 len; /* bytes at data */
+	u32 order; /* rd_wlog_order when it went in */
 	void *data;
 };
+
+/*
+ * One count for the entries of every device's log, so that the logs of
+ * a power domain's members merge into one order (struct
+ * ramdisk_wlog_entry's order). Taken under the log's mutex, as the entry
+ * goes in: each log's entries have it rising, and an entry that went in
+ * before a bio of another device was submitted (a write is logged before
+ * its completion is reported) has a lower one than that bio's.
+ */
+static atomic64_t rd_wlog_order = ATOMIC64_INIT(0);
 
 struct rd_wlog {
 	/* the device's, and one per reader copying entries out without rd_lock */
@@ -144,6 +155,7 @@ static u64 rd_wlog_append(struct rd_device *rd, struct rd_wlog *log, struct rd_w
 		goto drop;
 	}
 	seq = log->nr++;
+	item->order = (u32)atomic64_inc_return(&rd_wlog_order);
 	if (wb) {
 		wb->flush_seq = seq;
 		list_add_tail(&wb->flush_node, &log->flushes);
@@ -374,6 +386,22 @@ static void rd_wlog_switch_on(struct rd_device *rd, void *log)
 	smp_store_release(&rd->wlog_rec, log);
 }
 
+/* A log that records, empty, not yet any device's. */
+static struct rd_wlog *rd_wlog_alloc(u64 limit)
+{
+	struct rd_wlog *log = kzalloc(sizeof(*log), GFP_KERNEL);
+
+	if (!log)
+		return NULL;
+	kref_init(&log->ref);
+	mutex_init(&log->lock);
+	xa_init(&log->items);
+	INIT_LIST_HEAD(&log->flushes);
+	log->limit = limit;
+	log->state = RAMDISK_WLOG_RECORDING;
+	return log;
+}
+
 static int rd_wlog_start(struct rd_device *rd, const char *who, const char *ck, u64 limit)
 {
 	struct rd_wlog *log;
@@ -384,15 +412,9 @@ static int rd_wlog_start(struct rd_device *rd, const char *who, const char *ck, 
 			rd_wlog_state_name(rd));
 		return -EBUSY;
 	}
-	log = kzalloc(sizeof(*log), GFP_KERNEL);
+	log = rd_wlog_alloc(limit);
 	if (!log)
 		return -ENOMEM;
-	kref_init(&log->ref);
-	mutex_init(&log->lock);
-	xa_init(&log->items);
-	INIT_LIST_HEAD(&log->flushes);
-	log->limit = limit;
-	log->state = RAMDISK_WLOG_RECORDING;
 	if (!ck) {
 		rd_wlog_switch_on(rd, log);
 		return 0;
@@ -401,6 +423,47 @@ static int rd_wlog_start(struct rd_device *rd, const char *who, const char *ck, 
 	err = rd_checkpoint_take_then(rd, who, ck, rd_wlog_switch_on, log);
 	if (err)
 		kfree(log);
+	return err;
+}
+
+/*
+ * A power domain's logs, started at one instant: every member's switches
+ * on in the freeze of checkpoint ck, taken of every member at once
+ * (rd_checkpoint_take_members()). The checkpoints and the logs merged by
+ * their entries' order then rebuild every state the group went through.
+ * All or none, as the checkpoint.
+ */
+int rd_wlog_start_members(struct rd_device *const *rd, const u64 *limits, unsigned int n,
+			  const char *who, const char *ck)
+{
+	struct rd_wlog **logs;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		if (rd[i]->wlog) {
+			pr_warn("%s: the write log of %s is %s; clear it first (it is lost then)\n",
+				who, rd[i]->disk->disk_name, rd_wlog_state_name(rd[i]));
+			return -EBUSY;
+		}
+	}
+	logs = kcalloc(n, sizeof(*logs), GFP_KERNEL);
+	if (!logs)
+		return -ENOMEM;
+	err = 0;
+	for (i = 0; i < n && !err; i++) {
+		logs[i] = rd_wlog_alloc(limits[i]);
+		if (!logs[i])
+			err = -ENOMEM;
+	}
+	if (!err)
+		err = rd_checkpoint_take_members(rd, n, who, ck, rd_wlog_switch_on,
+						 (void *const *)logs);
+	/* not switched on: nobody else has seen them */
+	if (err)
+		for (i = 0; i < n; i++)
+			kfree(logs[i]);
+	kfree(logs);
 	return err;
 }
 
@@ -587,6 +650,7 @@ int rd_wlog_read(struct rd_wlog *log, struct ramdisk_wlog_read *req)
 		e.type = item->type;
 		e.flags = READ_ONCE(item->flags);
 		e.data_len = item->len;
+		e.order = item->order;
 		e.data_offset = used;
 		if (item->len && copy_to_user(data + used, item->data, item->len))
 			return -EFAULT;

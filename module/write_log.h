@@ -39,6 +39,13 @@ struct rd_wlog_bio {
 
 /* "start", "start CK", "stop", "mark TEXT" or "clear"; who names the device */
 int rd_wlog_command(struct rd_device *rd, const char *who, const char *cmd, u64 limit);
+/*
+ * The logs of n devices (a power domain's members, under rd_lock), each
+ * of limits[i], started with checkpoint ck of them all at one instant;
+ * -EBUSY, logged, when one has a log already.
+ */
+int rd_wlog_start_members(struct rd_device *const *rd, const u64 *limits, unsigned int n,
+			  const char *who, const char *ck);
 /* "off", "recording", "stopped", "overflowed", "failed" or "cut" */
 const char *rd_wlog_state_name(struct rd_device *rd);
 /* Whether the device has a log that records: a rollback is refused then. */

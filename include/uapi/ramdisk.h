@@ -101,7 +101,15 @@ struct ramdisk_wlog_entry {
 	__u16 flags;
 	__u64 data_offset; /* of its data in the caller's data buffer */
 	__u32 data_len;
-	__u32 reserved;
+	/*
+	 * Where the entry stands among the entries of every device's log:
+	 * the low 32 bits of one module-wide count, taken as the entry goes
+	 * in. The logs of several devices merged by it (compared as
+	 * (__s32)(a - b), so fewer than 2^31 entries apart) are in one
+	 * order that keeps each log's own, and puts an entry a host saw
+	 * complete before it submitted another before that other's.
+	 */
+	__u32 order;
 };
 
 /* the log's state */

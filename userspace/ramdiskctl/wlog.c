@@ -51,10 +51,11 @@ static int print_entries(const struct wlog *w, const struct table_style *style)
 		{ "SECTORS", SCOLS_JSON_NUMBER, SCOLS_FL_RIGHT },
 		{ "FLAGS", SCOLS_JSON_STRING, 0 },
 		{ "MARK", SCOLS_JSON_STRING, 0 },
+		{ "ORDER", SCOLS_JSON_NUMBER, SCOLS_FL_RIGHT },
 	};
 	struct libscols_table *tb =
 		table_new("write_log", cols, sizeof(cols) / sizeof(cols[0]), style);
-	char num[4][24], flags[32], mark[128];
+	char num[5][24], flags[32], mark[128];
 	uint64_t epoch = 0;
 	size_t i;
 
@@ -72,6 +73,8 @@ static int print_entries(const struct wlog *w, const struct table_style *style)
 		snprintf(num[1], sizeof(num[1]), "%" PRIu64, epoch);
 		snprintf(num[2], sizeof(num[2]), "%" PRIu64, (uint64_t)e->sector);
 		snprintf(num[3], sizeof(num[3]), "%" PRIu32, e->nr_sectors);
+		/* among every device's entries: the order a power domain's logs merge in */
+		snprintf(num[4], sizeof(num[4]), "%" PRIu32, e->order);
 		flag_names(e->flags, flags, sizeof(flags));
 		if (mlen >= sizeof(mark))
 			mlen = sizeof(mark) - 1;
@@ -80,7 +83,8 @@ static int print_entries(const struct wlog *w, const struct table_style *style)
 		if (scols_line_set_data(ln, 0, num[0]) || scols_line_set_data(ln, 1, num[1]) ||
 		    scols_line_set_data(ln, 2, wlog_type_name(e->type)) ||
 		    scols_line_set_data(ln, 3, num[2]) || scols_line_set_data(ln, 4, num[3]) ||
-		    scols_line_set_data(ln, 5, flags) || scols_line_set_data(ln, 6, mark))
+		    scols_line_set_data(ln, 5, flags) || scols_line_set_data(ln, 6, mark) ||
+		    scols_line_set_data(ln, 7, num[4]))
 			errx(RC_ERROR, "wlog: out of memory");
 		if (wlog_flush_durable(e))
 			epoch++;
