@@ -45,7 +45,7 @@ static const char *const action_names[A_NR] = {
 };
 
 /* How often each action is drawn, out of the sum. */
-static const unsigned int action_weights[A_NR] = { 5, 3, 26, 10, 4, 25, 8, 3, 5, 9 };
+static const unsigned int action_weights[A_NR] = { 5, 3, 26, 10, 8, 25, 8, 3, 5, 9 };
 
 /*
  * The crash machinery's commands, which the attr action reaches one time
@@ -1253,6 +1253,18 @@ static void do_show(struct fuzz *f, struct slot *s)
 	fuzz_log(f, " shown");
 }
 
+/* Whether the slot's device is powered and in power domain `domain`. */
+static bool slot_in_domain(struct fuzz *f, struct slot *t, const char *domain)
+{
+	char path[600], name[64];
+
+	slot_path(f, t, "power_domain", path, sizeof(path));
+	if (!t->powered || read_file(path, name, sizeof(name)) <= 0)
+		return false;
+	name[strcspn(name, "\n")] = '\0';
+	return !strcmp(name, domain);
+}
+
 /*
  * A cut of a power domain, written to the root: every powered member is
  * cut as by its own power_cut, and no other device is. The value is one
@@ -1260,7 +1272,7 @@ static void do_show(struct fuzz *f, struct slot *s)
  */
 static void do_domain_cut(struct fuzz *f, const struct value *v)
 {
-	char path[600], name[64], text[64];
+	char path[600], text[64];
 	unsigned int i;
 	int err;
 
@@ -1282,16 +1294,9 @@ static void do_domain_cut(struct fuzz *f, const struct value *v)
 	f->domain_cuts++;
 	fuzz_log(f, " accepted");
 	first_line(v, text, sizeof(text));
-	for (i = 0; i < f->nr_slots; i++) {
-		struct slot *t = &f->slots[i];
-
-		slot_path(f, t, "power_domain", path, sizeof(path));
-		if (!t->powered || read_file(path, name, sizeof(name)) <= 0)
-			continue;
-		name[strcspn(name, "\n")] = '\0';
-		if (!strcmp(name, text) && slot_cut(f, t))
+	for (i = 0; i < f->nr_slots; i++)
+		if (slot_in_domain(f, &f->slots[i], text) && slot_cut(f, &f->slots[i]))
 			f->domain_members_cut++;
-	}
 }
 
 /* What a domain's checkpoint may be refused with (the kernel log says why). */
@@ -1307,7 +1312,7 @@ static const int domain_checkpoint_errors[] = { EINVAL, ENODEV, EEXIST, ENOSPC, 
  */
 static void do_domain_checkpoint(struct fuzz *f, const struct value *v)
 {
-	char path[600], name[64], text[80], domain[64];
+	char path[600], text[80], domain[64];
 	const char *blank;
 	unsigned int i;
 	int err;
@@ -1341,11 +1346,7 @@ static void do_domain_checkpoint(struct fuzz *f, const struct value *v)
 		struct slot *t = &f->slots[i];
 		struct value one;
 
-		slot_path(f, t, "power_domain", path, sizeof(path));
-		if (!t->powered || read_file(path, name, sizeof(name)) <= 0)
-			continue;
-		name[strcspn(name, "\n")] = '\0';
-		if (strcmp(name, domain))
+		if (!slot_in_domain(f, t, domain))
 			continue;
 		if (err) {
 			checkpoints_check_list(f, t);
@@ -1353,6 +1354,72 @@ static void do_domain_checkpoint(struct fuzz *f, const struct value *v)
 		}
 		one.len = (size_t)snprintf(one.buf, sizeof(one.buf), "%s", blank + 1);
 		checkpoints_accepted(f, t, &one);
+	}
+}
+
+/* What a domain's write log command may be refused with. */
+static const int domain_wlog_errors[] = { EINVAL,     ENODEV, EEXIST, ENOSPC,
+					  EOPNOTSUPP, EBUSY,  ENOMEM, 0 };
+
+/*
+ * A power domain's write log, written to the root: "DOMAIN start CK"
+ * starts every member's log with checkpoint CK of them all, "DOMAIN stop"
+ * stops every member's that records, "DOMAIN clear" clears them all. The
+ * model follows every member as if each had been sent the command alone;
+ * a refusal must leave every member's log and checkpoints as they were.
+ */
+static void do_domain_write_log(struct fuzz *f, const struct value *v)
+{
+	char path[600], text[160], domain[64], state[32];
+	const char *blank;
+	struct value one;
+	unsigned int i;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/write_log_domain", f->root);
+	if (access(path, F_OK)) {
+		fuzz_log(f, " no write_log_domain");
+		return;
+	}
+	err = write_file(path, v->buf, v->len);
+	first_line(v, text, sizeof(text));
+	blank = strchr(text, ' ');
+	if (err) {
+		f->refused++;
+		fuzz_log(f, " %s", strerror(err));
+		if (!errno_in(err, domain_wlog_errors) && !(err == EFAULT && !v->len))
+			fuzz_report(f, "%s: unexpected error %s", path, strerror(err));
+	} else {
+		f->ok++;
+		f->domain_logs++;
+		fuzz_log(f, " accepted");
+		if (!blank) {
+			fuzz_report(f, "write_log_domain took '%.60s', with no domain", text);
+			return;
+		}
+	}
+	if (!blank)
+		return;
+	snprintf(domain, sizeof(domain), "%.*s", (int)(blank - text), text);
+	one.len = (size_t)snprintf(one.buf, sizeof(one.buf), "%s", blank + 1);
+	for (i = 0; i < f->nr_slots; i++) {
+		struct slot *t = &f->slots[i];
+
+		if (!slot_in_domain(f, t, domain))
+			continue;
+		if (err) {
+			slot_wlog_check(f, t);
+			checkpoints_check_list(f, t);
+			continue;
+		}
+		/* stop passes over a log that stopped by itself (overflowed, failed) */
+		slot_path(f, t, "write_log", path, sizeof(path));
+		if (!strcmp(one.buf, "stop") &&
+		    (read_file(path, state, sizeof(state)) <= 0 || strncmp(state, "stopped", 7))) {
+			slot_wlog_check(f, t);
+			continue;
+		}
+		wlog_accepted(f, t, &one);
 	}
 }
 
@@ -1443,8 +1510,18 @@ void fuzz_step(struct fuzz *f)
 	if (a == A_CUT && x1 % 4 == 1 && x2 % 4)
 		v.len = (size_t)snprintf(v.buf, sizeof(v.buf), "d%u\n",
 					 (unsigned int)(x2 >> 2) % 3);
-	/* and a quarter of them a domain's checkpoint instead, most of them of that syntax */
-	if (a == A_CUT && x1 % 4 == 3 && x2 % 4) {
+	/*
+	 * and an eighth of them a domain's checkpoint instead, an eighth its
+	 * write log, most of them of that syntax
+	 */
+	if (a == A_CUT && x1 % 8 == 7 && x2 % 4) {
+		struct value wl;
+
+		value_write_log(x2 >> 4, &wl);
+		v.len = (size_t)snprintf(v.buf, sizeof(v.buf), "d%u %.*s",
+					 (unsigned int)(x2 >> 2) % 3, (int)wl.len, wl.buf);
+	}
+	if (a == A_CUT && x1 % 8 == 3 && x2 % 4) {
 		struct value ck;
 
 		value_checkpoints(x2 >> 4, &ck);
@@ -1469,8 +1546,10 @@ void fuzz_step(struct fuzz *f)
 		value_describe(&v, text, sizeof(text));
 		if (x1 % 4 == 1)
 			fuzz_log(f, " domain=%s", text);
-		if (x1 % 4 == 3)
+		if (x1 % 8 == 3)
 			fuzz_log(f, " checkpoint_domain=%s", text);
+		if (x1 % 8 == 7)
+			fuzz_log(f, " write_log_domain=%s", text);
 		break;
 	case A_IO:
 		fuzz_log(f, " op %u at %" PRIu64, (unsigned int)(x1 % IO_OPS), x2 % SHADOW_SECTORS);
@@ -1510,8 +1589,10 @@ void fuzz_step(struct fuzz *f)
 	case A_CUT:
 		if (x1 % 4 == 1)
 			do_domain_cut(f, &v);
-		else if (x1 % 4 == 3)
+		else if (x1 % 8 == 3)
 			do_domain_checkpoint(f, &v);
+		else if (x1 % 8 == 7)
+			do_domain_write_log(f, &v);
 		else
 			do_attr(f, s, "power_cut", &(struct value){ .buf = "1\n", .len = 2 });
 		break;

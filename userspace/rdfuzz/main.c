@@ -180,8 +180,10 @@ int main(int argc, char **argv)
 	       f.logs_checked, f.log_entries_checked, f.log_commands, f.rollbacks_verified,
 	       f.clones_verified, f.windows_verified);
 	printf("rdfuzz: cut %" PRIu64 " power domains, %" PRIu64
-	       " members in writeback mode; %" PRIu64 " domains' checkpoints taken or dropped\n",
-	       f.domain_cuts, f.domain_members_cut, f.domain_checkpoints);
+	       " members in writeback mode; %" PRIu64
+	       " domains' checkpoints taken or dropped; %" PRIu64
+	       " domains' write log commands taken\n",
+	       f.domain_cuts, f.domain_members_cut, f.domain_checkpoints, f.domain_logs);
 	printf("rdfuzz: seed %" PRIu64 ": %" PRIu64 " steps in %.1f s, %" PRIu64
 	       " values accepted, %" PRIu64 " refused, %" PRIu64 " bytes written, %" PRIu64
 	       " bytes verified, %" PRIu64 " reports\n",

@@ -178,8 +178,8 @@ struct fuzz {
 	uint64_t rollbacks_verified, clones_verified, windows_verified;
 	/* power domains' cuts taken, and the members they cut in writeback mode */
 	uint64_t domain_cuts, domain_members_cut;
-	/* power domains' checkpoints taken or dropped */
-	uint64_t domain_checkpoints;
+	/* power domains' checkpoints taken or dropped, and write log commands taken */
+	uint64_t domain_checkpoints, domain_logs;
 	uint64_t logs_checked, log_entries_checked, log_commands;
 	/* the background reader keeping a device open */
 	struct busy *busy;
