@@ -1299,6 +1299,48 @@ static void do_domain_cut(struct fuzz *f, const struct value *v)
 			f->domain_members_cut++;
 }
 
+/*
+ * Writes v to the root's file, "DOMAIN COMMAND": an error the file may
+ * not answer with is reported, and an accepted line without a domain.
+ * The errno (0: taken, counting it in *taken), with the domain and the
+ * command in domain and *cmd; -1 when there is nothing for the model to
+ * follow (no such file, no domain in the line).
+ */
+static int domain_command(struct fuzz *f, const char *file, const struct value *v,
+			  const int *errors, uint64_t *taken, char *text, size_t size, char *domain,
+			  size_t dsize, const char **cmd)
+{
+	char path[600];
+	const char *blank;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s", f->root, file);
+	if (access(path, F_OK)) {
+		fuzz_log(f, " no %s", file);
+		return -1;
+	}
+	err = write_file(path, v->buf, v->len);
+	first_line(v, text, size);
+	blank = strchr(text, ' ');
+	if (err) {
+		f->refused++;
+		fuzz_log(f, " %s", strerror(err));
+		if (!errno_in(err, errors) && !(err == EFAULT && !v->len))
+			fuzz_report(f, "%s: unexpected error %s", path, strerror(err));
+	} else {
+		f->ok++;
+		(*taken)++;
+		fuzz_log(f, " accepted");
+		if (!blank)
+			fuzz_report(f, "%s took '%.60s', with no domain", file, text);
+	}
+	if (!blank)
+		return -1;
+	snprintf(domain, dsize, "%.*s", (int)(blank - text), text);
+	*cmd = blank + 1;
+	return err;
+}
+
 /* What a domain's checkpoint may be refused with (the kernel log says why). */
 static const int domain_checkpoint_errors[] = { EINVAL, ENODEV, EEXIST, ENOSPC, EOPNOTSUPP,
 						ENOENT, EBUSY,	ENOMEM, 0 };
@@ -1312,36 +1354,16 @@ static const int domain_checkpoint_errors[] = { EINVAL, ENODEV, EEXIST, ENOSPC, 
  */
 static void do_domain_checkpoint(struct fuzz *f, const struct value *v)
 {
-	char path[600], text[80], domain[64];
-	const char *blank;
+	char text[80], domain[64];
+	const char *cmd;
 	unsigned int i;
 	int err;
 
-	snprintf(path, sizeof(path), "%s/checkpoint_domain", f->root);
-	if (access(path, F_OK)) {
-		fuzz_log(f, " no checkpoint_domain");
+	err = domain_command(f, "checkpoint_domain", v, domain_checkpoint_errors,
+			     &f->domain_checkpoints, text, sizeof(text), domain, sizeof(domain),
+			     &cmd);
+	if (err < 0)
 		return;
-	}
-	err = write_file(path, v->buf, v->len);
-	first_line(v, text, sizeof(text));
-	blank = strchr(text, ' ');
-	if (err) {
-		f->refused++;
-		fuzz_log(f, " %s", strerror(err));
-		if (!errno_in(err, domain_checkpoint_errors) && !(err == EFAULT && !v->len))
-			fuzz_report(f, "%s: unexpected error %s", path, strerror(err));
-	} else {
-		f->ok++;
-		f->domain_checkpoints++;
-		fuzz_log(f, " accepted");
-		if (!blank) {
-			fuzz_report(f, "checkpoint_domain took '%.60s', with no domain", text);
-			return;
-		}
-	}
-	if (!blank)
-		return;
-	snprintf(domain, sizeof(domain), "%.*s", (int)(blank - text), text);
 	for (i = 0; i < f->nr_slots; i++) {
 		struct slot *t = &f->slots[i];
 		struct value one;
@@ -1352,7 +1374,7 @@ static void do_domain_checkpoint(struct fuzz *f, const struct value *v)
 			checkpoints_check_list(f, t);
 			continue;
 		}
-		one.len = (size_t)snprintf(one.buf, sizeof(one.buf), "%s", blank + 1);
+		one.len = (size_t)snprintf(one.buf, sizeof(one.buf), "%s", cmd);
 		checkpoints_accepted(f, t, &one);
 	}
 }
@@ -1371,37 +1393,16 @@ static const int domain_wlog_errors[] = { EINVAL,     ENODEV, EEXIST, ENOSPC,
 static void do_domain_write_log(struct fuzz *f, const struct value *v)
 {
 	char path[600], text[160], domain[64], state[32];
-	const char *blank;
+	const char *cmd;
 	struct value one;
 	unsigned int i;
 	int err;
 
-	snprintf(path, sizeof(path), "%s/write_log_domain", f->root);
-	if (access(path, F_OK)) {
-		fuzz_log(f, " no write_log_domain");
+	err = domain_command(f, "write_log_domain", v, domain_wlog_errors, &f->domain_logs, text,
+			     sizeof(text), domain, sizeof(domain), &cmd);
+	if (err < 0)
 		return;
-	}
-	err = write_file(path, v->buf, v->len);
-	first_line(v, text, sizeof(text));
-	blank = strchr(text, ' ');
-	if (err) {
-		f->refused++;
-		fuzz_log(f, " %s", strerror(err));
-		if (!errno_in(err, domain_wlog_errors) && !(err == EFAULT && !v->len))
-			fuzz_report(f, "%s: unexpected error %s", path, strerror(err));
-	} else {
-		f->ok++;
-		f->domain_logs++;
-		fuzz_log(f, " accepted");
-		if (!blank) {
-			fuzz_report(f, "write_log_domain took '%.60s', with no domain", text);
-			return;
-		}
-	}
-	if (!blank)
-		return;
-	snprintf(domain, sizeof(domain), "%.*s", (int)(blank - text), text);
-	one.len = (size_t)snprintf(one.buf, sizeof(one.buf), "%s", blank + 1);
+	one.len = (size_t)snprintf(one.buf, sizeof(one.buf), "%s", cmd);
 	for (i = 0; i < f->nr_slots; i++) {
 		struct slot *t = &f->slots[i];
 
